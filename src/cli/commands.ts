@@ -1,0 +1,54 @@
+// The declarative table of `awb` commands: usage, flags and a lazy loader per command; no behaviour here.
+
+export interface CommandOption {
+  /** cac flag syntax, e.g. `--json` or `--workers <n>`. */
+  flags: string
+  description: string
+  default?: unknown
+}
+
+/** A command module: `run` gets cac's action arguments (positionals, then the options object) and returns the exit code. */
+export interface CommandModule {
+  run(args: unknown[]): Promise<number>
+}
+
+export interface CommandSpec {
+  usage: string
+  description: string
+  options: CommandOption[]
+  /** Imported only when the command runs, so `awb --help` stays fast. */
+  load(): Promise<CommandModule>
+}
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    usage: 'validate <package-dir>',
+    description: 'Check a benchmark package: layout, schemas, hashes, every episode; exit 0 only when clean',
+    options: [{ flags: '--json', description: 'Print one JSON report on stdout instead of lines' }],
+    load: () => import('./commands/validate.ts'),
+  },
+  {
+    usage: 'score',
+    description: 'Score final poses or a final episode against an evaluation.json (one JSON object on stdout)',
+    options: [
+      { flags: '--evaluation <file>', description: 'The evaluation.json (ground truth)' },
+      { flags: '--poses <file>', description: 'Final poses: {"<part_id>": {"position": [x,y,z], "quaternion": [w,x,y,z]}}' },
+      { flags: '--episode <file>', description: 'Final episode archive (with --initial)' },
+      { flags: '--initial <file>', description: 'Initial episode archive the final one must match' },
+      { flags: '--json', description: 'Compact JSON (default: indented)' },
+      { flags: '--candidates', description: 'Include every alignment start in the output' },
+      { flags: '--workers <n>', description: 'Worker threads for the alignment starts (default: CPU count, at most 8)' },
+    ],
+    load: () => import('./commands/score.ts'),
+  },
+  {
+    usage: 'eval <...runDirs>',
+    description: 'Score recorded runs into metrics.jsonl and summary.json with the official rules',
+    options: [
+      { flags: '--benchmark <dir>', description: 'The benchmark package the runs were made on' },
+      { flags: '--output <dir>', description: 'A new directory for metrics.jsonl and summary.json (must not exist)' },
+      { flags: '--workers <n>', description: 'Worker threads for scoring' },
+    ],
+    load: () => import('./commands/eval.ts'),
+  },
+]

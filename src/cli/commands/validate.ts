@@ -1,0 +1,6 @@
+// `awb validate`: not implemented yet (see the open issues); exits with a clear message instead of failing silently.
+import { UsageError } from '../usage-error.ts'
+
+export async function run(_args: unknown[]): Promise<number> {
+  throw new UsageError('`awb validate` is not available yet in this version')
+}
