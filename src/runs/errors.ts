@@ -1,0 +1,20 @@
+// Error type and codes of run records (run.json, result.json, chains, attempt selection); no behaviour here.
+import { AwbError, type AwbErrorOptions } from '../shared/errors.ts'
+
+export const RUN_ERROR_CODES = [
+  'RUN_NOT_FOUND',
+  'RUN_RECORD_INVALID',
+  'RUN_CHAIN_CYCLE',
+  'RUN_OUTPUT_EXISTS',
+  'RUN_OUTPUT_INSIDE_INPUT',
+] as const
+
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number]
+
+export class RunError extends AwbError {
+  declare readonly code: RunErrorCode
+
+  constructor(code: RunErrorCode, message: string, options: AwbErrorOptions = {}) {
+    super(code, message, options)
+  }
+}

@@ -1,0 +1,6 @@
+// Public entry of run records: reading runs, following resume chains, selecting attempts to score.
+export { RunError, RUN_ERROR_CODES, type RunErrorCode } from './errors.ts'
+export { RUN_KIND, RUN_VERSION, RunJsonSchema, ResultJsonSchema, InputJsonSchema, type RunJson, type ResultJson, type InputJson } from './schemas.ts'
+export { readRun, type AttemptRecord, type RunRecord } from './read-run.ts'
+export { readRunChain } from './run-chain.ts'
+export { selectAttempts, compareCodePoints, type SelectedAttempt } from './select-attempts.ts'
