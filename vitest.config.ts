@@ -1,7 +1,13 @@
+import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { CHROMIUM_ARGS, findChromium } from './src/shared/chromium.ts'
 
-// The project's own test suite. The benchmark projects (one per block) come from the plugin once it lands.
+const chromium = findChromium()
+
+// The project's own test suite: `unit` runs in Node, `browser` in headless Chromium through Playwright.
+// The benchmark projects (one per block) come from the plugin once it lands.
 export default defineConfig({
+  optimizeDeps: { include: ['jszip', 'ajv', 'zod'] },
   test: {
     projects: [
       {
@@ -11,6 +17,26 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.browser.test.ts'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            instances: [{ browser: 'chromium' }],
+            provider: playwright({
+              launchOptions: {
+                ...(chromium === undefined ? {} : { executablePath: chromium }),
+                args: [...CHROMIUM_ARGS],
+              },
+            }),
+          },
         },
       },
     ],

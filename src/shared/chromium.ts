@@ -1,0 +1,34 @@
+// Node only: finds the Chromium binary and the launch flags every browser run uses (toolchain.md §4).
+import { accessSync, constants } from 'node:fs'
+
+/**
+ * One flag list for Vitest, Playwright and raw launches. WebGL2 runs on SwiftShader without GPU flags;
+ * `--disable-software-rasterizer` would break it and `--use-angle=swiftshader` costs ~1 s per page.
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--enable-unsafe-swiftshader',
+]
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']
+
+/** `AWB_CHROMIUM` when set, else the first executable candidate; undefined when none is found. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const fromEnv = env.AWB_CHROMIUM
+  const candidates = fromEnv === undefined || fromEnv === '' ? CANDIDATES : [fromEnv]
+  return candidates.find(isExecutable)
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
