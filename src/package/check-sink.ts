@@ -55,6 +55,17 @@ export class ScopedSink implements CheckSink {
     this.parent.warning(warning)
   }
 
+  /** Like `capture`, for async helpers (file reads). */
+  async captureAsync<T>(check: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await check()
+    } catch (error) {
+      if (!(error instanceof PackageError)) throw error
+      this.problem(error)
+      return undefined
+    }
+  }
+
   /** Runs `check` and turns a thrown `PackageError` into a reported problem (for helpers that throw). */
   capture<T>(check: () => T): T | undefined {
     try {
