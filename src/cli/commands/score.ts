@@ -1,6 +1,52 @@
-// `awb score`: not implemented yet (see the open issues); exits with a clear message instead of failing silently.
+// `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
+import { parseEvaluation } from '../../package/index.ts'
+import { scoreSample } from '../../scoring/index.ts'
+import { errorFields, scoredFields } from '../../evaluate/rows.ts'
+import { parsePosesFile } from '../../evaluate/poses-file.ts'
+import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
 import { UsageError } from '../usage-error.ts'
 
-export async function run(_args: unknown[]): Promise<number> {
-  throw new UsageError('`awb score` is not available yet in this version')
+interface ScoreFlags {
+  evaluation?: string
+  poses?: string
+  episode?: string
+  initial?: string
+  json?: boolean
+  candidates?: boolean
+  workers?: string | number
+}
+
+const BACKEND = 'cpu-kdtree'
+
+export async function run(args: unknown[]): Promise<number> {
+  const flags = (args.at(-1) ?? {}) as ScoreFlags
+  if (flags.evaluation === undefined) throw new UsageError('score needs --evaluation <evaluation.json>')
+  const hasPoses = flags.poses !== undefined
+  const hasEpisode = flags.episode !== undefined || flags.initial !== undefined
+  if (hasPoses === hasEpisode) throw new UsageError('score needs either --poses <file> or --episode <final.zip> --initial <initial.zip>')
+  if (hasEpisode && (flags.episode === undefined || flags.initial === undefined)) throw new UsageError('--episode and --initial go together')
+  const evaluationBytes = await readInputFile(flags.evaluation, '--evaluation')
+  const posesBytes = hasPoses ? await readInputFile(flags.poses!, '--poses') : undefined
+
+  const started = performance.now()
+  let row: Record<string, unknown>
+  try {
+    const evaluation = parseEvaluation(parseJsonBytes(evaluationBytes, flags.evaluation), { file: flags.evaluation })
+    const finalPoses = parsePosesFile(parseJsonBytes(posesBytes!, flags.poses!), evaluation.partIds, flags.poses!)
+    const score = scoreSample({
+      partIds: evaluation.partIds,
+      clouds: evaluation.points,
+      gtPoses: evaluation.gtPoses,
+      finalPoses,
+      groups: evaluation.groups,
+      scaleDivisor: evaluation.scaleDivisor,
+    })
+    row = { ...scoredFields(score, { includeCandidates: flags.candidates === true }) }
+  } catch (error) {
+    row = { ...errorFields(error) }
+  }
+  row.backend = BACKEND
+  row.seconds = Math.round(performance.now() - started) / 1000
+  process.stdout.write(`${JSON.stringify(row, null, flags.json === true ? undefined : 2)}\n`)
+  return row.status === 'scored' ? 0 : 1
 }
