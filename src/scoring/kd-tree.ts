@@ -28,6 +28,11 @@ export class KdTree {
   private readonly nodeEnd: Int32Array
   private readonly boxes: Float64Array
   private readonly stack: Int32Array
+  private readonly stackDist: Float64Array
+  /** Partition cell of each node (xyz min, xyz max; infinite at the root): every point outside a node's subtree lies outside or on its cell. */
+  private readonly cells: Float64Array
+  /** Tree position → leaf node holding it. */
+  private readonly leafOf: Int32Array
 
   /** Builds the tree over the flat xyz array `cloud` (length 3·n, n ≥ 1, finite values). */
   constructor(cloud: ArrayLike<number>) {
@@ -40,7 +45,12 @@ export class KdTree {
     this.nodeStart = new Int32Array(nodes)
     this.nodeEnd = new Int32Array(nodes)
     this.boxes = new Float64Array(6 * nodes)
+    this.cells = new Float64Array(6 * nodes)
+    this.cells.fill(-Infinity, 0, 3)
+    this.cells.fill(Infinity, 3, 6)
+    this.leafOf = new Int32Array(n)
     this.stack = new Int32Array(2 * levels + 4)
+    this.stackDist = new Float64Array(2 * levels + 4)
     const order = new Int32Array(n)
     for (let i = 0; i < n; i++) order[i] = i
     this.build(cloud, order, 0, 0, n, 0)
@@ -72,11 +82,24 @@ export class KdTree {
     const b = 6 * node
     this.boxes[b] = x0; this.boxes[b + 1] = y0; this.boxes[b + 2] = z0
     this.boxes[b + 3] = x1; this.boxes[b + 4] = y1; this.boxes[b + 5] = z1
-    if (level === this.levels) return
+    if (level === this.levels) {
+      this.leafOf.fill(node, lo, hi)
+      return
+    }
     const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0
     const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2
     const mid = (lo + hi) >> 1
     selectNth(cloud, order, lo, hi - 1, mid, axis)
+    // Left points have coordinate ≤ split, right points ≥ split: the children's cells share the plane at split.
+    const split = cloud[3 * order[mid]! + axis]!
+    const cells = this.cells
+    const c = 6 * node, l = 6 * (2 * node + 1), r = l + 6
+    for (let k = 0; k < 6; k++) {
+      cells[l + k] = cells[c + k]!
+      cells[r + k] = cells[c + k]!
+    }
+    cells[l + 3 + axis] = split
+    cells[r + axis] = split
     this.build(cloud, order, 2 * node + 1, lo, mid, level + 1)
     this.build(cloud, order, 2 * node + 2, mid, hi, level + 1)
   }
@@ -87,78 +110,127 @@ export class KdTree {
    * the hint, otherwise the first point met. Sets `distSq` and `secondLowerSq`.
    */
   nearest(qx: number, qy: number, qz: number, hint: number): number {
+    if (hint < 0) return this.search(qx, qy, qz, -1, Infinity, 0)
+    const pts = this.points
+    const dx = qx - pts[3 * hint]!, dy = qy - pts[3 * hint + 1]!, dz = qz - pts[3 * hint + 2]!
+    const hintDist = dx * dx + dy * dy + dz * dz
+    // Bottom-up: start at the hint's leaf, then test each ancestor's other child, and stop as soon as the ball of
+    // radius √second around q lies strictly inside the current node's cell (nothing outside can be closer).
+    let node = this.leafOf[hint]!
+    let pos = this.search(qx, qy, qz, hint, hintDist, node)
+    const cells = this.cells
+    const boxes = this.boxes
+    while (node > 0) {
+      const second = this.secondLowerSq
+      if (insideCell(cells, 6 * node, qx, qy, qz, second)) break
+      const sibling = (node & 1) === 1 ? node + 1 : node - 1
+      if (boxDistSq(boxes, 6 * sibling, qx, qy, qz) < second) {
+        const found = this.searchMore(qx, qy, qz, pos, sibling)
+        pos = found
+      }
+      node = (node - 1) >> 1
+    }
+    return pos
+  }
+
+  /** Continues a search (current answer in `distSq`/`secondLowerSq`, position `pos`) into the subtree `root`. */
+  private searchMore(qx: number, qy: number, qz: number, pos: number, root: number): number {
+    return this.search(qx, qy, qz, pos, this.distSq, root, this.secondLowerSq)
+  }
+
+  /**
+   * Top-down 2-nearest search of the subtree `root`, starting from the answer (`startPos`, `startDist`) with
+   * second-best `startSecond`; `startPos` itself is skipped when met. Sets `distSq` and `secondLowerSq`.
+   */
+  private search(qx: number, qy: number, qz: number, startPos: number, startDist: number, root: number, startSecond = Infinity): number {
     const pts = this.points
     const boxes = this.boxes
     const stack = this.stack
+    const stackDist = this.stackDist
     const nodeStart = this.nodeStart
     const nodeEnd = this.nodeEnd
     const firstLeaf = (1 << this.levels) - 1
-    let best = Infinity
-    let bestPos = -1
-    let second = Infinity
-    if (hint >= 0) {
-      const dx = qx - pts[3 * hint]!, dy = qy - pts[3 * hint + 1]!, dz = qz - pts[3 * hint + 2]!
-      best = dx * dx + dy * dy + dz * dz
-      bestPos = hint
-    }
-    let top = 0
-    stack[top++] = 0
+    let best = startDist
+    let bestPos = startPos
+    // Pruning is against the second-best distance, so the search also yields the exact second-nearest distance.
+    let second = startSecond
+    const hint = startPos
+    stack[0] = root
+    stackDist[0] = 0
+    let top = 1
     while (top > 0) {
-      const node = stack[--top]!
-      const b = 6 * node
-      let gap = boxes[b]! - qx
-      let d = 0
-      if (gap > 0) d += gap * gap
-      else { gap = qx - boxes[b + 3]!; if (gap > 0) d += gap * gap }
-      gap = boxes[b + 1]! - qy
-      if (gap > 0) d += gap * gap
-      else { gap = qy - boxes[b + 4]!; if (gap > 0) d += gap * gap }
-      gap = boxes[b + 2]! - qz
-      if (gap > 0) d += gap * gap
-      else { gap = qz - boxes[b + 5]!; if (gap > 0) d += gap * gap }
-      // Every point in the box is at least d away (rounding is monotone), so d bounds the second distance too.
-      if (d >= best) {
-        if (d < second) second = d
-        continue
-      }
+      top--
+      if (stackDist[top]! >= second) continue
+      const node = stack[top]!
       if (node >= firstLeaf) {
         const end = nodeEnd[node]!
         for (let i = nodeStart[node]!; i < end; i++) {
           if (i === hint) continue
           const dx = qx - pts[3 * i]!, dy = qy - pts[3 * i + 1]!, dz = qz - pts[3 * i + 2]!
           const dd = dx * dx + dy * dy + dz * dz
-          if (dd < best) {
-            second = best
-            best = dd
-            bestPos = i
-          } else if (dd < second) {
-            second = dd
+          if (dd < second) {
+            if (dd < best) {
+              second = best
+              best = dd
+              bestPos = i
+            } else {
+              second = dd
+            }
           }
         }
         continue
       }
-      // Visit the child whose box centre is nearer first: push it last.
       const left = 2 * node + 1
-      const axisSpan = boxes[b + 3]! - boxes[b]! >= boxes[b + 4]! - boxes[b + 1]!
-        ? (boxes[b + 3]! - boxes[b]! >= boxes[b + 5]! - boxes[b + 2]! ? 0 : 2)
-        : (boxes[b + 4]! - boxes[b + 1]! >= boxes[b + 5]! - boxes[b + 2]! ? 1 : 2)
-      const q = axisSpan === 0 ? qx : axisSpan === 1 ? qy : qz
-      const lb = 6 * left
-      const leftMid = boxes[lb + axisSpan]! + boxes[lb + 3 + axisSpan]!
-      const rb = lb + 6
-      const rightMid = boxes[rb + axisSpan]! + boxes[rb + 3 + axisSpan]!
-      if (Math.abs(2 * q - leftMid) <= Math.abs(2 * q - rightMid)) {
-        stack[top++] = left + 1
-        stack[top++] = left
+      const dl = boxDistSq(boxes, 6 * left, qx, qy, qz)
+      const dr = boxDistSq(boxes, 6 * left + 6, qx, qy, qz)
+      // Push the farther child first so the nearer one is explored first. Every point in a box is at least its
+      // box distance away (rounding is monotone), so a box at or beyond `second` cannot hold either answer.
+      if (dl <= dr) {
+        if (dr < second) { stack[top] = left + 1; stackDist[top++] = dr }
+        if (dl < second) { stack[top] = left; stackDist[top++] = dl }
       } else {
-        stack[top++] = left
-        stack[top++] = left + 1
+        if (dl < second) { stack[top] = left; stackDist[top++] = dl }
+        if (dr < second) { stack[top] = left + 1; stackDist[top++] = dr }
       }
     }
     this.distSq = best
     this.secondLowerSq = second
     return bestPos
   }
+}
+
+/**
+ * True when every face of the cell is strictly farther than √second from q. The test squares the same float gap
+ * a distance computation would (rounding is monotone), so any point outside the cell has a float squared distance
+ * > second: it can be neither the nearest nor the second nearest.
+ */
+function insideCell(cells: Float64Array, c: number, qx: number, qy: number, qz: number, second: number): boolean {
+  let g = qx - cells[c]!
+  if (!(g > 0 && g * g > second)) return false
+  g = cells[c + 3]! - qx
+  if (!(g > 0 && g * g > second)) return false
+  g = qy - cells[c + 1]!
+  if (!(g > 0 && g * g > second)) return false
+  g = cells[c + 4]! - qy
+  if (!(g > 0 && g * g > second)) return false
+  g = qz - cells[c + 2]!
+  if (!(g > 0 && g * g > second)) return false
+  g = cells[c + 5]! - qz
+  return g > 0 && g * g > second
+}
+
+function boxDistSq(boxes: Float64Array, b: number, qx: number, qy: number, qz: number): number {
+  let d = 0
+  let gap = boxes[b]! - qx
+  if (gap > 0) d += gap * gap
+  else { gap = qx - boxes[b + 3]!; if (gap > 0) d += gap * gap }
+  gap = boxes[b + 1]! - qy
+  if (gap > 0) d += gap * gap
+  else { gap = qy - boxes[b + 4]!; if (gap > 0) d += gap * gap }
+  gap = boxes[b + 2]! - qz
+  if (gap > 0) d += gap * gap
+  else { gap = qz - boxes[b + 5]!; if (gap > 0) d += gap * gap }
+  return d
 }
 
 /** Quickselect on `order[lo..hi]` (inclusive) so order[k] has the k-th smallest coordinate `axis`; deterministic. */
