@@ -3,6 +3,9 @@ import { parseEvaluation } from '../../package/index.ts'
 import { scoreSample } from '../../scoring/index.ts'
 import { errorFields, scoredFields } from '../../evaluate/rows.ts'
 import { parsePosesFile } from '../../evaluate/poses-file.ts'
+import { readFinalScene } from '../../evaluate/final-scene.ts'
+import type { Evaluation } from '../../package/index.ts'
+import type { BodyPose } from '../../world/index.ts'
 import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
 import { UsageError } from '../usage-error.ts'
 
@@ -18,6 +21,23 @@ interface ScoreFlags {
 
 const BACKEND = 'cpu-kdtree'
 
+type FinalInputs =
+  | { kind: 'poses'; file: string; bytes: Uint8Array }
+  | { kind: 'episode'; finalFile: string; finalBytes: Uint8Array; initialFile: string; initialBytes: Uint8Array }
+
+/** The final poses, plus the row fields only an episode provides (state index, archive hash). */
+async function readFinalPoses(inputs: FinalInputs, evaluation: Evaluation): Promise<{ poses: BodyPose[]; extra: Record<string, unknown> }> {
+  if (inputs.kind === 'poses') return { poses: parsePosesFile(parseJsonBytes(inputs.bytes, inputs.file), evaluation.partIds, inputs.file), extra: {} }
+  const scene = await readFinalScene({
+    finalBytes: inputs.finalBytes,
+    initialBytes: inputs.initialBytes,
+    partIds: evaluation.partIds,
+    finalSource: inputs.finalFile,
+    initialSource: inputs.initialFile,
+  })
+  return { poses: scene.poses, extra: { episode_sha256: scene.episodeSha256, state_index: scene.stateIndex } }
+}
+
 export async function run(args: unknown[]): Promise<number> {
   const flags = (args.at(-1) ?? {}) as ScoreFlags
   if (flags.evaluation === undefined) throw new UsageError('score needs --evaluation <evaluation.json>')
@@ -26,13 +46,21 @@ export async function run(args: unknown[]): Promise<number> {
   if (hasPoses === hasEpisode) throw new UsageError('score needs either --poses <file> or --episode <final.zip> --initial <initial.zip>')
   if (hasEpisode && (flags.episode === undefined || flags.initial === undefined)) throw new UsageError('--episode and --initial go together')
   const evaluationBytes = await readInputFile(flags.evaluation, '--evaluation')
-  const posesBytes = hasPoses ? await readInputFile(flags.poses!, '--poses') : undefined
+  const inputs: FinalInputs = hasPoses
+    ? { kind: 'poses', file: flags.poses!, bytes: await readInputFile(flags.poses!, '--poses') }
+    : {
+        kind: 'episode',
+        finalFile: flags.episode!,
+        finalBytes: await readInputFile(flags.episode!, '--episode'),
+        initialFile: flags.initial!,
+        initialBytes: await readInputFile(flags.initial!, '--initial'),
+      }
 
   const started = performance.now()
   let row: Record<string, unknown>
   try {
     const evaluation = parseEvaluation(parseJsonBytes(evaluationBytes, flags.evaluation), { file: flags.evaluation })
-    const finalPoses = parsePosesFile(parseJsonBytes(posesBytes!, flags.poses!), evaluation.partIds, flags.poses!)
+    const { poses: finalPoses, extra } = await readFinalPoses(inputs, evaluation)
     const score = scoreSample({
       partIds: evaluation.partIds,
       clouds: evaluation.points,
@@ -41,7 +69,7 @@ export async function run(args: unknown[]): Promise<number> {
       groups: evaluation.groups,
       scaleDivisor: evaluation.scaleDivisor,
     })
-    row = { ...scoredFields(score, { includeCandidates: flags.candidates === true }) }
+    row = { ...scoredFields(score, { includeCandidates: flags.candidates === true }), ...extra }
   } catch (error) {
     row = { ...errorFields(error) }
   }

@@ -1,0 +1,139 @@
+// Turns one selected attempt into its metrics.jsonl row (scoring.md §9): checks, scoring, error rows; no output.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { findSample, loadEvaluation, readEpisode, type BenchmarkPackage, type PackageBlock } from '../package/index.ts'
+import type { SelectedAttempt } from '../runs/index.ts'
+import type { AttemptRecord } from '../runs/index.ts'
+import { sha256Hex } from '../episode/index.ts'
+import { EvaluateError } from './errors.ts'
+import { readFinalScene } from './final-scene.ts'
+import { errorFields, scoredFields } from './rows.ts'
+import type { SampleScorer } from './sample-scorer.ts'
+
+/** The protocol marker every output of this harness carries (scoring.md §1). */
+export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
+const FINAL_EPISODE = 'final.episode.zip'
+
+export interface BaseFields {
+  block: string
+  sample_id: string
+  run: string | null
+  duration_seconds: number | null
+  usage: Record<string, unknown> | null
+  cost_usd: number | null
+  tool_calls: number | null
+  attempt_finished: boolean
+}
+
+export type MetricsRow = BaseFields & Record<string, unknown> & { status: 'scored' | 'error'; PA: number; SR: number; SCD: number | null }
+
+/** Scores `selected` against `pkg`; never throws for a broken sample (it becomes an error row). */
+export async function attemptRow(selected: SelectedAttempt, pkg: BenchmarkPackage, scorer: SampleScorer): Promise<MetricsRow> {
+  const attempt = selected.attempt
+  const base = await baseFields(selected.block, selected.sampleId, attempt)
+  if (selected.kind === 'error') return { ...base, ...errorFields(new EvaluateError('EVALUATE_ATTEMPT_UNUSABLE', selected.error)) }
+  try {
+    return { ...base, ...(await scoreAttempt(selected.block, selected.sampleId, selected.attempt, pkg, scorer)) }
+  } catch (error) {
+    return { ...base, ...errorFields(error) }
+  }
+}
+
+async function scoreAttempt(blockName: string, sampleId: string, attempt: AttemptRecord, pkg: BenchmarkPackage, scorer: SampleScorer) {
+  const unusable = (message: string) => new EvaluateError('EVALUATE_ATTEMPT_UNUSABLE', message, { file: attempt.dir })
+  if (attempt.recordError !== undefined) throw unusable(attempt.recordError)
+  const block = pkg.blocks.find(candidate => candidate.name === blockName)
+  if (block === undefined) throw new EvaluateError('EVALUATE_RUN_MISMATCH', `block ${blockName} is not in the package; evaluate with the package the run was made on`, { file: attempt.dir })
+  const sample = findSample(pkg, blockName, sampleId)
+  await checkRunMatchesPackage(attempt, block, sample.episodeSha256, sample.episodeId, sample.parts)
+  const result = attempt.result!
+  if (result.status === 'running') throw unusable('Latest attempt is unfinished (result.json status "running"); resume the run before evaluating it')
+  if (result.archive?.status !== 'saved') throw unusable(`the attempt has no saved export (archive status ${JSON.stringify(result.archive?.status ?? null)})`)
+  const finalPath = join(attempt.dir, FINAL_EPISODE)
+  const finalBytes = await readFile(finalPath).then(bytes => new Uint8Array(bytes), () => { throw unusable(`${FINAL_EPISODE} is missing although result.json says it was saved`) })
+  const finalSha256 = await sha256Hex(finalBytes)
+  const recorded = result.archive.sha256
+  if (recorded != null && recorded !== finalSha256) throw new EvaluateError('EVALUATE_HASH_CHANGED', `${FINAL_EPISODE} has SHA-256 ${finalSha256} but result.json archive.sha256 records ${recorded}`, { file: finalPath })
+
+  const evaluation = await loadEvaluation(pkg, sample)
+  const initialBytes = await readEpisode(pkg, sample)
+  const scene = await readFinalScene({ finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: finalPath, initialSource: sample.episodePath })
+  const score = await scorer.score({
+    partIds: evaluation.partIds,
+    clouds: evaluation.points,
+    gtPoses: evaluation.gtPoses,
+    finalPoses: scene.poses,
+    groups: evaluation.groups,
+    scaleDivisor: evaluation.scaleDivisor,
+  })
+  // The archive must not change while it is scored (scoring.md §3.4 rule 3).
+  const after = await sha256Hex(new Uint8Array(await readFile(finalPath)))
+  if (after !== finalSha256) throw new EvaluateError('EVALUATE_HASH_CHANGED', `${FINAL_EPISODE} changed while it was being scored`, { file: finalPath })
+  const { status, SCD, PA, SR, parts, alignment, scale_divisor } = scoredFields(score, { includeCandidates: true })
+  return {
+    status, SCD, PA, SR,
+    protocol_version: OUTPUT_PROTOCOL,
+    ...(pkg.protocol === OUTPUT_PROTOCOL ? {} : { input_protocol: pkg.protocol }),
+    episode_sha256: finalSha256,
+    state_index: scene.stateIndex,
+    parts,
+    alignment,
+    scale_divisor,
+  }
+}
+
+/** The run must have been made on this package: same task text, reference mode and initial episode (§9.1 rule 5). */
+async function checkRunMatchesPackage(attempt: AttemptRecord, block: PackageBlock, episodeSha256: string, episodeId: string, parts: number): Promise<void> {
+  const mismatch = (message: string) => new EvaluateError('EVALUATE_RUN_MISMATCH', message, { file: attempt.run })
+  const runJson = JSON.parse(await readFile(join(attempt.run, 'run.json'), 'utf8')) as { tasks?: Record<string, string>; reference_modes?: Record<string, string> }
+  const task = runJson.tasks?.[block.name]
+  if (task !== undefined && task !== block.taskText) throw mismatch(`Run task differs from official task for block ${block.name}`)
+  const mode = runJson.reference_modes?.[block.name]
+  if (mode !== undefined && mode !== block.referenceMode) throw mismatch(`Run reference mode ${mode} differs from the official ${block.referenceMode} for block ${block.name}`)
+  const input = attempt.input
+  if (input === undefined) return
+  if (input.sha256 !== undefined && input.sha256 !== episodeSha256) throw mismatch(`input.json sha256 ${input.sha256} is not the package's initial episode ${episodeSha256}`)
+  if (input.episode_id !== undefined && input.episode_id !== episodeId) throw mismatch(`input.json episode_id ${input.episode_id} is not the package's ${episodeId}`)
+  if (input.parts !== undefined && input.parts !== parts) throw mismatch(`input.json parts ${input.parts} is not the package's ${parts}`)
+  if (input.identity !== undefined && JSON.stringify(sortKeys(input.identity)) !== JSON.stringify(sortKeys(block.identity))) throw mismatch('input.json identity differs from the package config identity')
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map(k => [k, sortKeys((value as Record<string, unknown>)[k])]))
+  return value
+}
+
+async function baseFields(block: string, sampleId: string, attempt: AttemptRecord | undefined): Promise<BaseFields> {
+  const result = attempt?.result
+  return {
+    block,
+    sample_id: sampleId,
+    run: attempt?.run ?? null,
+    duration_seconds: result?.duration_seconds ?? null,
+    usage: result?.execution?.usage ?? null,
+    cost_usd: result?.execution?.cost_usd ?? null,
+    tool_calls: result?.tool_calls ?? result?.native_webmcp_call_count ?? (attempt === undefined ? null : await countToolCalls(attempt.dir)),
+    attempt_finished: result?.status !== 'running',
+  }
+}
+
+async function countToolCalls(dir: string): Promise<number | null> {
+  let text: string
+  try {
+    text = await readFile(join(dir, 'conversation.jsonl'), 'utf8')
+  } catch {
+    return null
+  }
+  let count = 0
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const record: unknown = JSON.parse(line)
+      if (record !== null && typeof record === 'object' && (record as { type?: unknown }).type === 'tool_call') count++
+    } catch {
+      // A torn line is not a tool call; conversation.jsonl is informational here.
+    }
+  }
+  return count
+}
