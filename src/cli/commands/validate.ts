@@ -1,6 +1,40 @@
-// `awb validate`: not implemented yet (see the open issues); exits with a clear message instead of failing silently.
+// `awb validate <package-dir> [--json]`: prints every problem of a package and exits 0 only when clean; checks nothing itself.
+import { stat } from 'node:fs/promises'
+import * as z from 'zod'
 import { UsageError } from '../usage-error.ts'
 
-export async function run(_args: unknown[]): Promise<number> {
-  throw new UsageError('`awb validate` is not available yet in this version')
+const ValidateOptionsSchema = z.looseObject({ json: z.boolean().optional() })
+
+/** cac passes the positional `<package-dir>` then its options object. Exit: 0 clean, 1 problems, 2 usage. */
+export async function run(args: unknown[]): Promise<number> {
+  const [dir, rawOptions] = args
+  if (typeof dir !== 'string' || dir === '') throw new UsageError('validate needs a package directory: awb validate <package-dir> [--json]')
+  const options = ValidateOptionsSchema.safeParse(rawOptions ?? {})
+  if (!options.success) throw new UsageError(`validate: invalid options (${options.error.issues[0]?.message ?? 'unknown'})`)
+  if (!(await isDirectory(dir))) throw new UsageError(`validate: package directory not found: ${dir} (pass the folder that contains benchmark.json)`)
+
+  const { validatePackage } = await import('../../package/index.ts')
+  const report = await validatePackage(dir)
+  if (options.data.json === true) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+    return report.ok ? 0 : 1
+  }
+  const lines: string[] = []
+  for (const problem of report.problems) lines.push(`error [${problem.code}] ${problem.message}`)
+  for (const warning of report.warnings) lines.push(`warning [${warning.code}] ${warning.file}: ${warning.message}`)
+  const { counts } = report
+  const kind = report.frozenRelease ? 'the frozen release' : 'not the frozen release'
+  const verdict = report.ok ? 'ok' : `${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}`
+  lines.push(`awb validate ${dir}: ${verdict}, ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'} (${counts.blocks} blocks, ${counts.samples} samples, ${counts.pages} pages; ${kind}; protocol ${report.protocol ?? 'unknown'})`)
+  process.stdout.write(`${lines.join('\n')}\n`)
+  return report.ok ? 0 : 1
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    // A path that cannot be stat'ed is reported as not found, a usage error.
+    return false
+  }
 }

@@ -1,0 +1,78 @@
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { main } from '../../../src/cli/main.ts'
+import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
+
+const fixtures: PackageFixture[] = []
+afterEach(async () => {
+  vi.restoreAllMocks()
+  for (const fixture of fixtures.splice(0)) await fixture.cleanup()
+})
+
+async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  vi.spyOn(process.stdout, 'write').mockImplementation(chunk => {
+    stdout += String(chunk)
+    return true
+  })
+  vi.spyOn(process.stderr, 'write').mockImplementation(chunk => {
+    stderr += String(chunk)
+    return true
+  })
+  const code = await main(argv)
+  vi.restoreAllMocks()
+  return { code, stdout, stderr }
+}
+
+describe('awb validate', () => {
+  it('exits 0 on a clean package and prints a summary line', async () => {
+    const fixture = await createPackageFixture()
+    fixtures.push(fixture)
+    const { code, stdout } = await runCli(['validate', fixture.root])
+    expect(code).toBe(0)
+    expect(stdout).not.toContain('error [')
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/: ok, \d+ warnings \(5 blocks, 10 samples, 10 pages; not the frozen release; protocol assembly-evaluation-v1\)$/)
+  })
+
+  it('exits 1 on a broken package and lists every problem, one per line', async () => {
+    const fixture = await createPackageFixture()
+    fixtures.push(fixture)
+    await fixture.writeBytes(fixture.rel.episode('partnet-none', 'sample-00'), 'corrupt')
+    await fixture.writeBytes(fixture.rel.task('ikea-manualbook'), 'changed')
+    await fixture.writeBytes(fixture.rel.page('assemblybench-manualbook', 'sample-01', 1), 'changed')
+    const { code, stdout } = await runCli(['validate', fixture.root])
+    expect(code).toBe(1)
+    const errors = stdout.split('\n').filter(line => line.startsWith('error ['))
+    expect(errors).toHaveLength(3)
+    expect(errors.join('\n')).toContain(fixture.rel.episode('partnet-none', 'sample-00'))
+    expect(errors.join('\n')).toContain(fixture.rel.task('ikea-manualbook'))
+    expect(errors.join('\n')).toContain(fixture.rel.page('assemblybench-manualbook', 'sample-01', 1))
+    expect(stdout).toContain(': 3 problems,')
+  })
+
+  it('prints one parsable JSON report with --json', async () => {
+    const fixture = await createPackageFixture()
+    fixtures.push(fixture)
+    await fixture.writeBytes(fixture.rel.episode('partnet-none', 'sample-01'), 'corrupt')
+    const { code, stdout } = await runCli(['validate', fixture.root, '--json'])
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout) as { ok: boolean; problems: { code: string; file: string }[]; counts: { samples: number } }
+    expect(report.ok).toBe(false)
+    expect(report.problems).toEqual([expect.objectContaining({ code: 'PACKAGE_HASH_MISMATCH', file: fixture.rel.episode('partnet-none', 'sample-01') })])
+    expect(report.counts.samples).toBe(10)
+  })
+
+  it('exits 2 with a clear message when the directory does not exist', async () => {
+    const missing = join(tmpdir(), 'awb-validate-no-such-dir')
+    const { code, stderr } = await runCli(['validate', missing])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`package directory not found: ${missing}`)
+  })
+
+  it('exits 2 when the directory argument is missing', async () => {
+    const { code } = await runCli(['validate'])
+    expect(code).toBe(2)
+  })
+})
