@@ -75,17 +75,18 @@ function scanGroup(
   vectors: Float64Array, start: number, end: number, axes: number[][],
 ): void {
   const dim = end - start
-  // P = Σ e_k e_kᵀ over the group; sign-free, so the eigen-solver's sign convention cannot matter.
-  const p = new Float64Array(9)
-  for (let k = start; k < end; k++) {
-    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) p[3 * r + c]! += vectors[3 * r + k]! * vectors[3 * c + k]!
-  }
   const chosen: number[][] = []
   for (let i = 0; i < n && chosen.length < dim && axes.length < 2; i++) {
     const x = (points[3 * i]! - cx) / maxNorm, y = (points[3 * i + 1]! - cy) / maxNorm, z = (points[3 * i + 2]! - cz) / maxNorm
-    let vx = p[0]! * x + p[1]! * y + p[2]! * z
-    let vy = p[3]! * x + p[4]! * y + p[5]! * z
-    let vz = p[6]! * x + p[7]! * y + p[8]! * z
+    // P·x evaluated as Σ e_k (e_k · x) over the group's eigenvectors: the same projector (sign-free, so the
+    // eigen-solver's sign convention cannot matter), but a nearly orthogonal point keeps the exact direction e_k
+    // instead of picking up roundoff from every matrix entry.
+    let vx = 0, vy = 0, vz = 0
+    for (let k = start; k < end; k++) {
+      const ex = vectors[k]!, ey = vectors[3 + k]!, ez = vectors[6 + k]!
+      const d = ex * x + ey * y + ez * z
+      vx += d * ex; vy += d * ey; vz += d * ez
+    }
     for (const a of chosen) {
       const d = vx * a[0]! + vy * a[1]! + vz * a[2]!
       vx -= d * a[0]!; vy -= d * a[1]!; vz -= d * a[2]!
