@@ -92,7 +92,8 @@ describe('decodeEpisode: member rules', () => {
 
   test('observation whose name is not the SHA-256 of its bytes is rejected', async () => {
     const episode = await buildActiveEpisode({ capture: true })
-    const [[name, png]] = [...episode.observations]
+    const name = [...episode.observations.keys()][0] ?? ''
+    const png = episode.observations.get(name) ?? new Uint8Array(0)
     episode.observations.delete(name)
     episode.observations.set(`${'f'.repeat(64)}.png`, png)
     await expectRejected(await archiveOf(episode), 'EPISODE_OBSERVATION_INVALID', `observations/${'f'.repeat(64)}.png`, 'does not match the name')
@@ -100,7 +101,7 @@ describe('decodeEpisode: member rules', () => {
 
   test('observation that is not a PNG is rejected', async () => {
     const episode = await buildActiveEpisode({ capture: true })
-    const [[name]] = [...episode.observations]
+    const name = [...episode.observations.keys()][0] ?? ''
     episode.observations.set(name, new Uint8Array(64).fill(7))
     await expectRejected(await archiveOf(episode), 'EPISODE_OBSERVATION_INVALID', name, 'PNG signature')
   })
