@@ -1,7 +1,7 @@
 // Reads the scored scene of a final episode: checks it against the initial one, restores the latest state
 // in MuJoCo and returns each part's world pose (scoring.md §3). No scoring here.
 import { decodeEpisode, latestFrame, sha256Hex } from '../episode/index.ts'
-import { compileWorld, loadMujoco, readBodyPoses, type BodyPose } from '../world/index.ts'
+import { compileEpisodeModel, loadMujoco, readBodyPoses, type BodyPose } from '../world/index.ts'
 import { checkFinalAgainstInitial, expectedObjects } from './final-vs-initial.ts'
 
 export interface FinalScene {
@@ -31,7 +31,7 @@ export async function readFinalScene(input: ReadFinalSceneInput): Promise<FinalS
   checkFinalAgainstInitial(final, initial, input.partIds, input.finalSource)
   const frame = latestFrame(final)
   const mujoco = await loadMujoco()
-  const model = compileWorld(mujoco, final.world, { model: final.manifest.model, source: input.finalSource })
+  const model = compileEpisodeModel(mujoco, final, input.finalSource)
   try {
     const bodies = expectedObjects(input.partIds).map(object => object.id)
     const poses = readBodyPoses(mujoco, model, frame.integration, bodies, { stateSpec: final.manifest.stateSpec, source: input.finalSource })

@@ -4,3 +4,4 @@ export { loadMujoco, MUJOCO_VERSION, type LoadMujocoOptions, type Mujoco } from 
 export { compileWorld, type CompileWorldOptions, type ModelDeclaration } from './compile-world.ts'
 export { readBodyPoses, type BodyPose, type ReadBodyPosesOptions } from './body-poses.ts'
 export { assertSafeAssetPaths } from './asset-paths.ts'
+export { compileEpisodeModel, type EpisodeModelInput } from './check-episode-model.ts'
