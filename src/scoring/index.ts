@@ -16,3 +16,8 @@ export { assignMinimumCost, matchGroup, type GroupMatch } from './matching.ts'
 export { PART_CHAMFER_THRESHOLD, SCD_SCALE, metricsFromErrors, scoreParts, type PartRecord, type PartsScore, type SampleMetrics } from './metrics.ts'
 export { groupIndices, prepareSample, type FinalPose, type PrepareOptions, type PreparedSample, type SampleInput } from './sample.ts'
 export { finishSample, planSample, scoreSample, type SampleScore, type SamplePlan, type ScoreOptions } from './score-sample.ts'
+export {
+  RESOURCE_ACCOUNTING, WILSON_Z_95, summarize, wilsonInterval,
+  type BenchmarkLayout, type BlockSummary, type MetricTriple, type ResourceMean, type Summary, type SummarizeOptions, type SummaryRow,
+} from './summarize.ts'
+export { shapeDistance, similarityGroups } from './similarity.ts'
