@@ -5,3 +5,4 @@ export { compileWorld, type CompileWorldOptions, type ModelDeclaration } from '.
 export { readBodyPoses, type BodyPose, type ReadBodyPosesOptions } from './body-poses.ts'
 export { assertSafeAssetPaths } from './asset-paths.ts'
 export { compileEpisodeModel, type EpisodeModelInput } from './check-episode-model.ts'
+export { checkInitialEpisode } from './check-initial-episode.ts'

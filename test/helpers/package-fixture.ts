@@ -4,6 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parquetWriteBuffer } from 'hyparquet-writer'
+import type { Episode } from '../../src/episode/index.ts'
+import { archiveOf, buildSetupEpisode } from './episode-fixture.ts'
 
 export type ReferenceModeName = 'none' | 'final-image' | 'manualbook'
 
@@ -69,6 +71,8 @@ export interface PackageFixtureOptions {
     config?: (block: string, json: FixtureConfig) => void
     evaluation?: (block: string, sampleId: string, json: FixtureEvaluation) => void
     pages?: (block: string, sampleId: string, json: FixturePages) => void
+    /** Changes the initial episode before it is encoded (the package hashes then match the changed archive). */
+    episode?: (block: string, sampleId: string, episode: Episode) => void
   }
 }
 
@@ -184,10 +188,16 @@ export async function createPackageFixture(options: PackageFixtureOptions = {}):
     const records: Record<string, FixtureSampleRecord> = {}
     for (const [sampleIndex, sample] of block.samples.entries()) {
       const partIds = sample.partIds ?? ['p']
-      const episodeBytes = `PK\u0003\u0004 fixture episode ${block.name} ${sample.id}`
+      const episodeId = `awa-${sha256(`${block.name}/${sample.id}`)}`
+      // A real setup episode (one box body per part), so episode-level checks and scoring run on it too.
+      const episodeBytes = await archiveOf(buildSetupEpisode({
+        parts: partIds.length,
+        sourcePartIds: partIds,
+        manifest: { id: episodeId, name: `${block.repoId.split('/').at(-1)} / ${sample.id}` },
+        mutate: episode => options.edit?.episode?.(block.name, sample.id, episode),
+      }))
       await write(rel.episode(block.name, sample.id), episodeBytes)
       const episodeSha = sha256(episodeBytes)
-      const episodeId = `awa-${sha256(`${block.name}/${sample.id}`)}`
       records[sample.id] = { category: sample.category ?? null, parts: partIds.length, band: sample.band ?? null, sha256: episodeSha, episode_id: episodeId }
       config.samples[sample.id] = { episode: `${slug(sample.id)}.episode.zip`, episode_id: episodeId, sha256: episodeSha, parts: partIds.length }
       indexRows.push({ block: block.name, sample_id: sample.id, category: sample.category ?? null, parts: partIds.length, band: sample.band ?? null, sha256: episodeSha, episode_id: episodeId })

@@ -1,4 +1,4 @@
-// `awb validate <package-dir> [--json]`: prints every problem of a package and exits 0 only when clean; checks nothing itself.
+// `awb validate <package-dir> [--json]`: prints every problem of a package and exits 0 only when clean; episodes are decoded and compiled too.
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
 import { UsageError } from '../usage-error.ts'
@@ -14,7 +14,8 @@ export async function run(args: unknown[]): Promise<number> {
   if (!(await isDirectory(dir))) throw new UsageError(`validate: package directory not found: ${dir} (pass the folder that contains benchmark.json)`)
 
   const { validatePackage } = await import('../../package/index.ts')
-  const report = await validatePackage(dir)
+  const { checkInitialEpisode } = await import('../../world/index.ts')
+  const report = await validatePackage(dir, { checkEpisode: checkInitialEpisode })
   if (options.data.json === true) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
     return report.ok ? 0 : 1

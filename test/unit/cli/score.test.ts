@@ -1,25 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { main } from '../../../src/cli/main.ts'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runCli } from '../../helpers/run-cli.ts'
 
 const FIXTURE = '../shared/conformance/scoring/06_bench_fixture.json'
-
-interface Captured { code: number; stdout: string; stderr: string }
-
-async function runCli(argv: string[]): Promise<Captured> {
-  let stdout = ''
-  let stderr = ''
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => { stdout += String(chunk); return true })
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => { stderr += String(chunk); return true })
-  try {
-    return { code: await main(argv), stdout, stderr }
-  } finally {
-    out.mockRestore()
-    err.mockRestore()
-  }
-}
 
 let dir: string
 let evaluationPath: string

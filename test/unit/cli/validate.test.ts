@@ -1,30 +1,14 @@
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { main } from '../../../src/cli/main.ts'
 import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
+import { runCli } from '../../helpers/run-cli.ts'
 
 const fixtures: PackageFixture[] = []
 afterEach(async () => {
   vi.restoreAllMocks()
   for (const fixture of fixtures.splice(0)) await fixture.cleanup()
 })
-
-async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  vi.spyOn(process.stdout, 'write').mockImplementation(chunk => {
-    stdout += String(chunk)
-    return true
-  })
-  vi.spyOn(process.stderr, 'write').mockImplementation(chunk => {
-    stderr += String(chunk)
-    return true
-  })
-  const code = await main(argv)
-  vi.restoreAllMocks()
-  return { code, stdout, stderr }
-}
 
 describe('awb validate', () => {
   it('exits 0 on a clean package and prints a summary line', async () => {
@@ -74,5 +58,26 @@ describe('awb validate', () => {
   it('exits 2 when the directory argument is missing', async () => {
     const { code } = await runCli(['validate'])
     expect(code).toBe(2)
+  })
+
+  it('decodes and compiles every episode: a recorded run, a broken world and a bad state size are problems', async () => {
+    const fixture = await createPackageFixture({
+      edit: {
+        episode: (block, sampleId, episode) => {
+          if (block !== 'ikea-manualbook') return
+          if (sampleId === 'sample-00') episode.manifest.lifecycle = 'active'
+          if (sampleId === 'sample-01') episode.world.set('world/model.xml', new TextEncoder().encode('<mujoco><worldbody>'))
+        },
+      },
+    })
+    fixtures.push(fixture)
+    const { code, stdout } = await runCli(['validate', fixture.root, '--json'])
+    expect(code).toBe(1)
+    const report = JSON.parse(stdout) as { problems: { code: string; message: string }[] }
+    const messages = report.problems.map(problem => problem.message)
+    expect(messages).toEqual([
+      expect.stringMatching(/sample-00\.episode\.zip.*lifecycle "setup", not "active"/),
+      expect.stringMatching(/sample-01\.episode\.zip.*could not compile world\/model\.xml/),
+    ])
   })
 })
