@@ -1,21 +1,32 @@
-// The scoring backend the evaluation glue calls: in-thread now, worker threads when a pool is given.
-import { scoreSample, type SampleInput, type SampleScore } from '../scoring/index.ts'
+// The scoring backend the evaluation glue calls: the CPU KD-tree scorer, on worker threads or in this thread.
+import type { SampleInput, SampleScore } from '../scoring/index.ts'
+import { ScoringPool } from '../scoring/workers/index.ts'
 
-/** Scores one sample; implementations must return the same result whatever their parallelism. */
+/** Scores one sample; implementations return the same result whatever their parallelism. */
 export interface SampleScorer {
-  /** Short name reported as `backend` (e.g. `cpu-kdtree`). */
+  /** Reported as `backend` in rows and CLI output. */
   readonly backend: string
+  /** Worker threads in use (0 = the calling thread). */
+  readonly workers: number
   score(input: SampleInput): Promise<SampleScore>
   close(): Promise<void>
 }
 
 /** Every evaluation.json carries exactly this many points per part. */
 const POINTS_PER_PART = 1000
+const BACKEND = 'cpu-kdtree'
 
-export function inThreadScorer(): SampleScorer {
+export interface CreateScorerOptions {
+  /** Worker threads; 0 scores in this thread; default: the CPU count, at most 8. */
+  workers?: number
+}
+
+export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
+  const pool = new ScoringPool(options.workers === undefined ? {} : { workers: options.workers })
   return {
-    backend: 'cpu-kdtree',
-    score: async input => scoreSample(input, { pointsPerPart: POINTS_PER_PART }),
-    close: async () => {},
+    backend: BACKEND,
+    workers: pool.workers,
+    score: input => pool.scoreSample(input, { pointsPerPart: POINTS_PER_PART }),
+    close: () => pool.close(),
   }
 }

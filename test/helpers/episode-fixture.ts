@@ -377,3 +377,34 @@ function base64(bytes: Uint8Array): string {
   for (const byte of bytes) binary += String.fromCharCode(byte)
   return btoa(binary)
 }
+
+/**
+ * Appends a completed `set_object_pose` call the way the runtime records it (pose-only): one committed state,
+ * `input` and `final` trace frames, a request/complete event pair; a setup episode becomes active.
+ * `part` is 1-based (`part-0001`); the quaternion is stored normalised, as the runtime does.
+ */
+export function recordSetObjectPose(episode: Episode, part: number, position: Vec3, quaternion: readonly number[] = [1, 0, 0, 0]): void {
+  episode.manifest.lifecycle = 'active'
+  const previous = episode.states.at(-1) ?? episode.initial
+  const integration = new Float64Array(previous.integration)
+  const norm = Math.hypot(...quaternion)
+  integration.set([...position, ...quaternion.map(q => q / norm)], 1 + 7 * (part - 1))
+  const index = episode.states.length + 1
+  const callIndex = episode.calls.length
+  const callId = `call-${callIndex}`
+  const base = { integration, camera: structuredClone(previous.camera), groups: structuredClone(previous.groups), groupCounter: previous.groupCounter }
+  episode.states.push({ index, ...base, integration: new Float64Array(integration) })
+  const traceStart = episode.trajectory.length
+  for (const phase of ['input', 'final'] as const) {
+    episode.trajectory.push({ index: episode.trajectory.length, ...base, integration: new Float64Array(integration), call_id: callId, phase, step: 0, sim_time: 0 })
+  }
+  const result = { status: 'completed', physics: 'disabled', index }
+  episode.calls.push({
+    index: callIndex, id: callId, name: 'set_object_pose', arguments: { id: benchmarkPartId(part), position: [...position], quaternion: [...quaternion] },
+    timestamp: fixtureTimestamp(2 * callIndex), actor: 'agent', producer: { ...FIXTURE_CALL_PRODUCER }, before_index: index - 1, state_index: index,
+    trace_start: traceStart, trace_end: episode.trajectory.length, sim_start: 0, sim_end: 0, steps: 0, status: 'completed', result, transport: JSON.stringify(result),
+  })
+  for (const [offset, kind] of [[0, 'request'], [1, 'complete']] as const) {
+    episode.events.push({ index: episode.events.length, call_id: callId, kind, timestamp: fixtureTimestamp(2 * callIndex + offset), sim_time: 0 })
+  }
+}

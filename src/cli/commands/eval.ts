@@ -1,6 +1,35 @@
-// `awb eval`: not implemented yet (see the open issues); exits with a clear message instead of failing silently.
+// `awb eval RUN… --benchmark DIR --output NEW`: scores recorded runs into metrics.jsonl and summary.json.
+import * as z from 'zod'
+import { evaluateRuns } from '../../evaluate/evaluate-runs.ts'
+import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
-export async function run(_args: unknown[]): Promise<number> {
-  throw new UsageError('`awb eval` is not available yet in this version')
+const EvalFlagsSchema = z.looseObject({
+  benchmark: z.string().optional(),
+  output: z.string().optional(),
+  workers: WorkersFlagSchema,
+})
+
+export async function run(args: unknown[]): Promise<number> {
+  const flags = parseFlags('eval', EvalFlagsSchema, args.at(-1))
+  const runDirs = z.array(z.string()).catch([]).parse(args[0])
+  if (runDirs.length === 0) throw new UsageError('eval needs at least one run directory')
+  if (flags.benchmark === undefined) throw new UsageError('eval needs --benchmark <package-dir> (the package the runs were made on)')
+  if (flags.output === undefined) throw new UsageError('eval needs --output <new-dir> for metrics.jsonl and summary.json')
+  const scorer = createScorer(flags.workers === undefined ? {} : { workers: flags.workers })
+  const { rows, summary, outputDir } = await evaluateRuns({
+    runDirs,
+    scorer,
+    packageDir: flags.benchmark,
+    outputDir: flags.output,
+    onRow: (row, done, total) => {
+      const outcome = row.status === 'scored' ? `SR ${row.SR} PA ${row.PA.toFixed(3)} SCD ${row.SCD?.toFixed(4)}` : `error: ${String(row.error)}`
+      process.stderr.write(`[${done}/${total}] ${row.block} ${row.sample_id}: ${outcome}\n`)
+    },
+  }).finally(() => scorer.close())
+  const scored = rows.filter(row => row.status === 'scored').length
+  process.stderr.write(`wrote ${outputDir}/metrics.jsonl and ${outputDir}/summary.json (${scored}/${rows.length} scored, ${summary.status})\n`)
+  process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
+  return scored === rows.length ? 0 : 1
 }

@@ -1,6 +1,8 @@
 // `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
+import * as z from 'zod'
 import { parseEvaluation } from '../../package/index.ts'
-import { scoreSample } from '../../scoring/index.ts'
+import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { errorFields, scoredFields } from '../../evaluate/rows.ts'
 import { parsePosesFile } from '../../evaluate/poses-file.ts'
 import { readFinalScene } from '../../evaluate/final-scene.ts'
@@ -9,17 +11,15 @@ import type { BodyPose } from '../../world/index.ts'
 import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
 import { UsageError } from '../usage-error.ts'
 
-interface ScoreFlags {
-  evaluation?: string
-  poses?: string
-  episode?: string
-  initial?: string
-  json?: boolean
-  candidates?: boolean
-  workers?: string | number
-}
-
-const BACKEND = 'cpu-kdtree'
+const ScoreFlagsSchema = z.looseObject({
+  evaluation: z.string().optional(),
+  poses: z.string().optional(),
+  episode: z.string().optional(),
+  initial: z.string().optional(),
+  json: z.boolean().optional(),
+  candidates: z.boolean().optional(),
+  workers: WorkersFlagSchema,
+})
 
 type FinalInputs =
   | { kind: 'poses'; file: string; bytes: Uint8Array }
@@ -39,7 +39,7 @@ async function readFinalPoses(inputs: FinalInputs, evaluation: Evaluation): Prom
 }
 
 export async function run(args: unknown[]): Promise<number> {
-  const flags = (args.at(-1) ?? {}) as ScoreFlags
+  const flags = parseFlags('score', ScoreFlagsSchema, args.at(-1))
   if (flags.evaluation === undefined) throw new UsageError('score needs --evaluation <evaluation.json>')
   const hasPoses = flags.poses !== undefined
   const hasEpisode = flags.episode !== undefined || flags.initial !== undefined
@@ -56,12 +56,13 @@ export async function run(args: unknown[]): Promise<number> {
         initialBytes: await readInputFile(flags.initial!, '--initial'),
       }
 
+  const scorer = createScorer(flags.workers === undefined ? {} : { workers: flags.workers })
   const started = performance.now()
   let row: Record<string, unknown>
   try {
     const evaluation = parseEvaluation(parseJsonBytes(evaluationBytes, flags.evaluation), { file: flags.evaluation })
     const { poses: finalPoses, extra } = await readFinalPoses(inputs, evaluation)
-    const score = scoreSample({
+    const score = await scorer.score({
       partIds: evaluation.partIds,
       clouds: evaluation.points,
       gtPoses: evaluation.gtPoses,
@@ -72,8 +73,11 @@ export async function run(args: unknown[]): Promise<number> {
     row = { ...scoredFields(score, { includeCandidates: flags.candidates === true }), ...extra }
   } catch (error) {
     row = { ...errorFields(error) }
+  } finally {
+    await scorer.close()
   }
-  row.backend = BACKEND
+  row.backend = scorer.backend
+  row.workers = scorer.workers
   row.seconds = Math.round(performance.now() - started) / 1000
   process.stdout.write(`${JSON.stringify(row, null, flags.json === true ? undefined : 2)}\n`)
   return row.status === 'scored' ? 0 : 1

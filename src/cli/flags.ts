@@ -1,0 +1,14 @@
+// Parses cac's options object with a zod schema once, turning bad flags into usage errors (exit 2).
+import * as z from 'zod'
+import { UsageError } from './usage-error.ts'
+
+/** `--workers <n>`: a whole number ≥ 0 (cac passes numbers for numeric text). */
+export const WorkersFlagSchema = z.coerce.number().int().min(0).optional()
+
+export function parseFlags<T extends z.ZodType>(command: string, schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value ?? {})
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const flag = issue === undefined || issue.path.length === 0 ? '' : `--${String(issue.path[0])}: `
+  throw new UsageError(`${command}: ${flag}${issue?.message ?? 'invalid options'}`)
+}
