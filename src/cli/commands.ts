@@ -51,4 +51,16 @@ export const COMMANDS: CommandSpec[] = [
     ],
     load: () => import('./commands/eval.ts'),
   },
+  {
+    usage: 'env <action>',
+    description: 'Drive an episode without an agent: `awb env run --episode IN.zip --calls CALLS.jsonl --out OUT.zip [--render]`',
+    options: [
+      { flags: '--episode <file>', description: 'The episode archive to open (setup or active)' },
+      { flags: '--calls <file>', description: 'JSONL of {"name", "arguments"} tool calls, run in order as the agent' },
+      { flags: '--out <file>', description: 'Where to write the exported full episode (atomically)' },
+      { flags: '--render', description: 'Render capture_scene in headless Chromium (otherwise it answers unsupported_capability)' },
+      { flags: '--json', description: 'Print one JSON line per call result' },
+    ],
+    load: () => import('./commands/env.ts'),
+  },
 ]

@@ -6,3 +6,4 @@ export { readBodyPoses, type BodyPose, type ReadBodyPosesOptions } from './body-
 export { assertSafeAssetPaths } from './asset-paths.ts'
 export { compileEpisodeModel, type EpisodeModelInput } from './check-episode-model.ts'
 export { checkInitialEpisode } from './check-initial-episode.ts'
+export { CAPTURE_RENDER, type CameraState, type RenderView, type SceneRenderer } from './renderer.ts'
