@@ -63,4 +63,13 @@ export const COMMANDS: CommandSpec[] = [
     ],
     load: () => import('./commands/env.ts'),
   },
+  {
+    usage: 'fixtures',
+    description: 'Generate the synthetic benchmark package (awb-mini) deterministically',
+    options: [
+      { flags: '--out <dir>', description: 'A new directory for the package' },
+      { flags: '--seed <n>', description: 'Generator seed (default 0: the committed fixtures/awb-mini)' },
+    ],
+    load: () => import('./commands/fixtures.ts'),
+  },
 ]
