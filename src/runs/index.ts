@@ -4,3 +4,4 @@ export { RUN_KIND, RUN_VERSION, RunJsonSchema, ResultJsonSchema, InputJsonSchema
 export { readRun, type AttemptRecord, type RunRecord } from './read-run.ts'
 export { readRunChain } from './run-chain.ts'
 export { selectAttempts, compareCodePoints, type SelectedAttempt } from './select-attempts.ts'
+export { RunWriter, newRunId, type CreateRunOptions, type RunStatus } from './run-writer.ts'
