@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { composePrompt, PROTOCOL } from '../../../src/agents/prompt.ts'
 
 describe('composePrompt', () => {
-  it('is the task text, a newline, then the protocol block that starts and ends with a newline', () => {
+  it('is the task text as read, a newline, then the protocol block that starts and ends with a newline', () => {
+    // task.txt ends with its own newline, so three newlines separate it from the protocol text (§13.2).
     const prompt = composePrompt('Assemble the parts.\n')
-    expect(prompt.startsWith('Assemble the parts.\n\nThe scheduler has loaded your episode in a dedicated browser.\n')).toBe(true)
+    expect(prompt.startsWith('Assemble the parts.\n\n\nThe scheduler has loaded your episode in a dedicated browser.\n')).toBe(true)
     expect(prompt.endsWith('or unable), summary, checked_connections and uncertainties.\n')).toBe(true)
-    expect(prompt).toBe(`Assemble the parts.\n\n${PROTOCOL.slice(1)}`)
+    expect(composePrompt('No newline')).toBe(`No newline\n${PROTOCOL}`)
   })
 
   it('keeps the protocol block byte-stable (11 lines, no trailing spaces)', () => {
