@@ -9,6 +9,10 @@ export const WORLD_ERROR_CODES = [
   'WORLD_UNSUPPORTED',
   'WORLD_STATE',
   'WORLD_BODY_MISSING',
+  /** A tool call failed; the agent reads the message in the §4.4 envelope. */
+  'WORLD_TOOL_FAILED',
+  /** Scene configuration was changed after recording started (§2.14 rule 2). */
+  'WORLD_LOCKED',
 ] as const
 
 export type WorldErrorCode = (typeof WORLD_ERROR_CODES)[number]
