@@ -5,6 +5,7 @@ export {
   type RegisteredToolInfo,
   type RegistrationGeneration,
   type ToolHost,
+  type ToolHostCallOptions,
   type ToolHostDefinition,
 } from './tool-registry.ts'
 export {

@@ -19,7 +19,20 @@ export interface ToolHostDefinition {
  */
 export interface ToolHost {
   enabledToolDefinitions(): readonly ToolHostDefinition[]
-  callTool(name: string, input: unknown, options: { actor: 'agent', signal?: AbortSignal }): Promise<string> | string
+  callTool(name: string, input: unknown, options: ToolHostCallOptions): Promise<string> | string
+  /**
+   * The host's own registration generation (`WorldRuntime.generation`), when it keeps one: read at
+   * registration and passed back on every call, so the host can refuse calls from a registration made
+   * before its tool list changed even if the page has not re-registered yet.
+   */
+  readonly generation?: number
+}
+
+/** What `execute` passes to `ToolHost.callTool`. */
+export interface ToolHostCallOptions {
+  actor: 'agent'
+  signal?: AbortSignal
+  generation?: number
 }
 
 /** One registration round: its tools stay callable but answer "expired" once a later round starts. */
@@ -152,6 +165,7 @@ class Generation implements RegistrationGeneration {
 
 function bindTool(definition: ToolHostDefinition, host: ToolHost, generation: Generation): WebMcpTool {
   const { name, description, inputSchema, annotations } = definition
+  const hostGeneration = host.generation
   return {
     name,
     description,
@@ -160,9 +174,11 @@ function bindTool(definition: ToolHostDefinition, host: ToolHost, generation: Ge
     annotations: { readOnlyHint: annotations.readOnlyHint },
     async execute(input, context) {
       if (generation.isExpired) return EXPIRED_REGISTRATION_RESULT
-      const signal = context?.signal
+      const options: ToolHostCallOptions = { actor: 'agent' }
+      if (context?.signal !== undefined) options.signal = context.signal
+      if (hostGeneration !== undefined) options.generation = hostGeneration
       try {
-        return await host.callTool(name, input, signal === undefined ? { actor: 'agent' } : { actor: 'agent', signal })
+        return await host.callTool(name, input, options)
       } catch (error) {
         // §4.4: execute never throws. The runtime answers tool failures itself, so this is a runtime bug;
         // it still reaches the agent as an envelope, with the message intact.

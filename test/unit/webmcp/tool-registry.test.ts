@@ -96,6 +96,19 @@ describe('WebMcpToolRegistry', () => {
     expect(await context.tools.get('get_state')?.execute({})).toContain('"tool":"get_state"')
   })
 
+  it('passes the host generation read at registration back on every call', async () => {
+    const seen: unknown[] = []
+    const host = { ...fakeHost(), generation: 7, callTool: async (_name: string, _input: unknown, options: unknown) => {
+      seen.push(options)
+      return '{}'
+    } }
+    const registry = new WebMcpToolRegistry(stubContext())
+    await registry.register(host)
+    host.generation = 8
+    await registry.invokeTool('get_state')
+    expect(seen).toEqual([{ actor: 'agent', generation: 7 }])
+  })
+
   it('queues generations so two registrations never overlap', async () => {
     const context = stubContext()
     const registry = new WebMcpToolRegistry(context)
