@@ -1,0 +1,77 @@
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { decodeEpisode, encodeEpisode } from '../../../src/episode/index.ts'
+import { buildSetupEpisode } from '../../helpers/episode-fixture.ts'
+import { runCli } from '../../helpers/run-cli.ts'
+
+async function workspace(calls: string): Promise<{ dir: string, episode: string, calls: string, out: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'awb-env-'))
+  const episode = join(dir, 'in.episode.zip')
+  await writeFile(episode, await encodeEpisode(buildSetupEpisode()))
+  await writeFile(join(dir, 'calls.jsonl'), calls)
+  return { dir, episode, calls: join(dir, 'calls.jsonl'), out: join(dir, 'out.episode.zip') }
+}
+
+const SCRIPT = [
+  '{"name": "get_scene", "arguments": {}}',
+  '',
+  '{"name": "translate_objects", "arguments": {"ids": ["part-0001"], "delta": [0.1, 0, 0]}}',
+  '{"name": "capture_scene"}',
+  '{"name": "get_object", "arguments": {"id": "missing"}}',
+].join('\n')
+
+describe('awb env run', () => {
+  it('runs every call as the agent, prints one line each and writes the export atomically', async () => {
+    const ws = await workspace(SCRIPT)
+    const input = await readFile(ws.episode)
+    const result = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.out])
+    expect(result.code).toBe(0)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(4)
+    expect(lines[1]).toBe('translate_objects: {"status":"completed","physics":"disabled","index":1}')
+    expect(lines[2]).toBe('capture_scene: {"error":"Unsupported capability: capture_scene","code":"unsupported_capability"}')
+    expect(result.stderr).toContain(`wrote ${ws.out}`)
+    const exported = await decodeEpisode(await readFile(ws.out))
+    expect(exported.manifest.lifecycle).toBe('active')
+    expect(exported.calls.map(call => [call.name, call.status])).toEqual([
+      ['get_scene', 'completed'], ['translate_objects', 'completed'], ['capture_scene', 'error'], ['get_object', 'error'],
+    ])
+    expect(exported.states[0]?.integration[1]).toBe(0.1)
+    expect(await readFile(ws.episode)).toEqual(input)
+    expect((await readdir(ws.dir)).filter(name => name.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('--json prints one JSON object per call', async () => {
+    const ws = await workspace(SCRIPT)
+    const result = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.out, '--json'])
+    expect(result.code).toBe(0)
+    const rows = result.stdout.trim().split('\n').map(line => JSON.parse(line))
+    expect(rows[3]).toEqual({ line: 5, name: 'get_object', output: { error: 'Unknown object: missing', code: 'invalid_argument' } })
+  })
+
+  it('names the line of a bad calls file and writes nothing (exit 2)', async () => {
+    const ws = await workspace('{"name": "get_scene"}\n{"name": \n')
+    const result = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.out])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/line 2: not valid JSON/)
+    const shape = await workspace('{"tool": "get_scene"}\n')
+    const bad = await runCli(['env', 'run', '--episode', shape.episode, '--calls', shape.calls, '--out', shape.out])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/line 1: expected \{"name": string, "arguments": object\}/)
+    expect(await readdir(ws.dir)).not.toContain('out.episode.zip')
+  })
+
+  it('refuses --render for now, a missing flag, and --out equal to the input (exit 2)', async () => {
+    const ws = await workspace(SCRIPT)
+    const render = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.out, '--render'])
+    expect(render.code).toBe(2)
+    expect(render.stderr).toMatch(/--render is not available yet/)
+    expect((await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls])).code).toBe(2)
+    const same = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.episode])
+    expect(same.code).toBe(2)
+    expect(same.stderr).toMatch(/is the input episode/)
+    expect((await runCli(['env', 'walk'])).stderr).toMatch(/unknown action "walk"/)
+  })
+})
