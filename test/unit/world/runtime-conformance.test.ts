@@ -96,7 +96,8 @@ describe('§10.1 physics cases', () => {
   for (const c of cases) {
     it(`${c.name}: ${c.outcome} after ${c.steps} steps`, async () => {
       const objects = 'collisionOffA' in c ? [{ id: 'a', name: 'Sphere', type: 'rigid' as const, collisionEnabled: false }, { id: 'b', name: 'Box', type: 'rigid' as const }] : undefined
-      const runtime = await openRuntime(await physicsEpisode({ ...c.physics, gravity: [...('gravity' in c.physics ? c.physics.gravity : [0, 0, -9.81])] }, objects))
+      const gravity: [number, number, number] = 'gravity' in c.physics ? [...c.physics.gravity] : [0, 0, -9.81]
+      const runtime = await openRuntime(await physicsEpisode({ ...c.physics, gravity }, objects))
       const delta = c.settle ? [0, 0, 0.01] : [0, 0, -0.31]
       const result = await callJson(runtime, 'translate_objects', { ids: ['a'], delta })
       expect(result).toEqual({ status: 'completed', physics: c.outcome, steps: c.steps, index: 1 })
