@@ -8,6 +8,9 @@ export const RENDER_ERROR_CODES = {
   RENDER_CAMERA_INVALID: 'the agent camera is not finite or its position and target are closer than 0.001',
   RENDER_ENCODE: 'the rendered frame could not be encoded as PNG',
   RENDER_DISPOSED: 'the renderer was used after dispose()',
+  RENDER_HEADLESS_LAUNCH: 'the headless driver could not start Chromium or the Vite page server',
+  RENDER_HEADLESS_PAGE: 'the headless page failed to load or to run the episode',
+  RENDER_HEADLESS_TIMEOUT: 'the headless run did not finish within its time limit',
 } as const
 
 export type RenderErrorCode = keyof typeof RENDER_ERROR_CODES
