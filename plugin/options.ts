@@ -1,0 +1,124 @@
+// The plugin's options: one zod schema, each option also settable by an AWB_* environment variable for CI.
+import { resolve } from 'node:path'
+import * as z from 'zod'
+
+/** Thresholds asserted in every test of a block: a sample fails when its SR or PA is below them. */
+export const ThresholdsSchema = z.strictObject({
+  SR: z.number().min(0).max(1).optional(),
+  PA: z.number().min(0).max(1).optional(),
+})
+
+/** Minimum aggregate values; SCD is a maximum (lower is better). */
+export const GateSchema = z.strictObject({
+  SR: z.number().min(0).max(1).optional(),
+  PA: z.number().min(0).max(1).optional(),
+  SCD: z.number().min(0).optional(),
+})
+
+export const GatesSchema = z.strictObject({
+  /** Per block name, or `*` for every block. */
+  blocks: z.record(z.string(), GateSchema).optional(),
+  /** Per source name, or `*` for every source. */
+  sources: z.record(z.string(), GateSchema).optional(),
+  overall: GateSchema.optional(),
+})
+
+export const AssemblyWorldOptionsSchema = z.strictObject({
+  /** Benchmark package directory (AWB_BENCHMARK); default: the bundled `fixtures/awb-mini`. */
+  benchmark: z.string().min(1).optional(),
+  /** Agent name (AWB_AGENT): `replay` (default), `idle`, … */
+  agent: z.string().min(1).optional(),
+  /** Model name passed to model-backed agents (AWB_MODEL). */
+  model: z.string().min(1).optional(),
+  /** Calls scripts of the replay agent (AWB_DEMONSTRATIONS); default: `fixtures/demonstrations`. */
+  demonstrations: z.string().min(1).optional(),
+  /** Per block name (or `*`), asserted in each test (AWB_THRESHOLDS as JSON). */
+  thresholds: z.record(z.string(), ThresholdsSchema).optional(),
+  /** Aggregate gates that fail the run (AWB_GATES as JSON). */
+  gates: GatesSchema.optional(),
+  /** Parent folder of run directories (AWB_RUNS); default `runs`. */
+  runsRoot: z.string().min(1).optional(),
+  /** Per-sample limit for the agent in seconds (AWB_TIMEOUT_SECONDS); default 600. */
+  sampleTimeoutSeconds: z.number().positive().optional(),
+  /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
+  scoringWorkers: z.number().int().min(0).optional(),
+})
+export type AssemblyWorldOptions = z.infer<typeof AssemblyWorldOptionsSchema>
+
+export interface ResolvedOptions {
+  benchmark: string
+  agent: string
+  model: string | undefined
+  demonstrations: string
+  thresholds: Record<string, z.infer<typeof ThresholdsSchema>>
+  gates: z.infer<typeof GatesSchema>
+  runsRoot: string
+  sampleTimeoutSeconds: number
+  scoringWorkers: number | undefined
+}
+
+const DEFAULT_SAMPLE_TIMEOUT_S = 600
+
+/** Where the bundled benchmark and demonstrations live, relative to this project. */
+export const BUNDLED_BENCHMARK = resolve(import.meta.dirname, '..', 'fixtures', 'awb-mini')
+export const BUNDLED_DEMONSTRATIONS = resolve(import.meta.dirname, '..', 'fixtures', 'demonstrations')
+
+/** AWB_* variables as options; a malformed value is an error naming the variable. */
+function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
+  const json = (name: string): unknown => {
+    const text = env[name]
+    if (text === undefined || text === '') return undefined
+    try {
+      return JSON.parse(text)
+    } catch {
+      throw new Error(`${name} must be JSON, e.g. ${name}='{"*": {"SR": 0.5}}'`)
+    }
+  }
+  const number = (name: string): number | undefined => {
+    const text = env[name]
+    if (text === undefined || text === '') return undefined
+    const value = Number(text)
+    if (!Number.isFinite(value)) throw new Error(`${name} must be a number, got "${text}"`)
+    return value
+  }
+  const text = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
+  const fromEnv = {
+    benchmark: text('AWB_BENCHMARK'),
+    agent: text('AWB_AGENT'),
+    model: text('AWB_MODEL'),
+    demonstrations: text('AWB_DEMONSTRATIONS'),
+    thresholds: json('AWB_THRESHOLDS'),
+    gates: json('AWB_GATES'),
+    runsRoot: text('AWB_RUNS'),
+    sampleTimeoutSeconds: number('AWB_TIMEOUT_SECONDS'),
+    scoringWorkers: number('AWB_SCORING_WORKERS'),
+  }
+  return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)) as Partial<AssemblyWorldOptions>
+}
+
+/** Plugin options, overridden by AWB_* variables (so CI can change a run without editing the config). */
+export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ResolvedOptions {
+  const merged = { ...options, ...optionsFromEnv(env) }
+  const parsed = AssemblyWorldOptionsSchema.safeParse(merged)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(`assemblyWorld options: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (from the plugin options or the matching AWB_* variable)`)
+  }
+  const value = parsed.data
+  return {
+    benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
+    agent: value.agent ?? 'replay',
+    model: value.model,
+    demonstrations: value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations),
+    thresholds: value.thresholds ?? {},
+    gates: value.gates ?? {},
+    runsRoot: resolve(root, value.runsRoot ?? 'runs'),
+    sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
+    scoringWorkers: value.scoringWorkers,
+  }
+}
+
+/** The thresholds for `block`: its own entry over the `*` entry. */
+export function thresholdsFor(options: ResolvedOptions, block: string): z.infer<typeof ThresholdsSchema> {
+  return { ...options.thresholds['*'], ...options.thresholds[block] }
+}

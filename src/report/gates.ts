@@ -1,0 +1,64 @@
+// Checks aggregate gates (minimum SR/PA, maximum SCD per block, source, overall) against a summary; no I/O.
+import type { MetricTriple, Summary } from '../scoring/index.ts'
+
+export interface Gate {
+  SR?: number | undefined
+  PA?: number | undefined
+  /** A maximum: lower SCD is better. */
+  SCD?: number | undefined
+}
+
+export interface Gates {
+  /** Per block name, or `*` for every block of the package. */
+  blocks?: Record<string, Gate> | undefined
+  /** Per source name, or `*` for every source. */
+  sources?: Record<string, Gate> | undefined
+  overall?: Gate | undefined
+}
+
+export interface GateResult {
+  /** e.g. `block ikea-manualbook SR ≥ 0.5`. */
+  gate: string
+  /** The measured value, or null when the run did not measure it (partial run, block not run). */
+  measured: number | null
+  status: 'passed' | 'failed' | 'not-measured'
+}
+
+const METRICS = ['SR', 'PA', 'SCD'] as const
+
+/**
+ * Every configured gate with its outcome. A gate whose value the run did not measure (a block that did not
+ * run, sources and overall of a partial run — e.g. one shard) is `not-measured`, never silently passed.
+ */
+export function checkGates(summary: Summary, gates: Gates, blockOrder: readonly string[], sourceOrder: readonly string[]): GateResult[] {
+  const results: GateResult[] = []
+  for (const block of expand(gates.blocks, blockOrder)) {
+    results.push(...checkOne(`block ${block.name}`, block.gate, summary.blocks[block.name]))
+  }
+  for (const source of expand(gates.sources, sourceOrder)) {
+    results.push(...checkOne(`source ${source.name}`, source.gate, summary.sources?.[source.name]))
+  }
+  if (gates.overall !== undefined) results.push(...checkOne('overall', gates.overall, summary.official_overall ?? undefined))
+  return results
+}
+
+function expand(gates: Record<string, Gate> | undefined, order: readonly string[]): { name: string; gate: Gate }[] {
+  if (gates === undefined) return []
+  const names = [...order, ...Object.keys(gates).filter(name => name !== '*' && !order.includes(name))]
+  return names.flatMap((name) => {
+    const gate = { ...gates['*'], ...gates[name] }
+    return Object.keys(gate).length === 0 ? [] : [{ name, gate }]
+  })
+}
+
+function checkOne(label: string, gate: Gate, measured: MetricTriple | undefined): GateResult[] {
+  return METRICS.flatMap((metric): GateResult[] => {
+    const limit = gate[metric]
+    if (limit === undefined) return []
+    const value = measured?.[metric] ?? null
+    const gateText = `${label} ${metric} ${metric === 'SCD' ? '≤' : '≥'} ${limit}`
+    if (value === null) return [{ gate: gateText, measured: null, status: 'not-measured' }]
+    const ok = metric === 'SCD' ? value <= limit : value >= limit
+    return [{ gate: gateText, measured: value, status: ok ? 'passed' : 'failed' }]
+  })
+}
