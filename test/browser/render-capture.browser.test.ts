@@ -1,5 +1,5 @@
 import { Vector3 } from 'three'
-import { commands } from 'vitest/browser'
+import { commands, page } from 'vitest/browser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aimCaptureCamera, CAPTURE_BACKGROUND, createCaptureCamera, createThreeSceneRenderer, RenderError } from '../../src/render/index.ts'
 import type { CameraState, SceneRenderer } from '../../src/world/index.ts'
@@ -88,6 +88,27 @@ describe('capture_scene renderer (three.js, WebGL2 on SwiftShader)', () => {
     await capture(world.initial)
     const second = await capture(world.moved(3, [0.1, -0.2, 0.3]))
     expect(toBase64(second)).toBe(toBase64(first))
+  })
+
+  it('ignores the page viewport: the same bytes after the viewport is resized (§10.2 Capture)', async () => {
+    const before = await capture(world.initial)
+    await page.viewport(480, 320)
+    const after = await capture(world.initial)
+    await page.viewport(1280, 720)
+    expect(toBase64(after)).toBe(toBase64(before))
+  })
+
+  it('rebuilds its scene when a view brings another compiled model', async () => {
+    const four = foreground(await decodePng(await capture(world.initial)), BACKGROUND).count
+    const small = await openFixtureWorld(1)
+    try {
+      const one = foreground(await decodePng(await renderer.capture({ model: small.model, data: small.data, camera })), BACKGROUND).count
+      expect(one).toBeGreaterThan(0)
+      expect(one).toBeLessThan(four / 2)
+    } finally {
+      small.dispose()
+    }
+    expect(foreground(await decodePng(await capture(world.initial)), BACKGROUND).count).toBe(four)
   })
 
   it('rejects a degenerate camera with RENDER_CAMERA_INVALID', async () => {
