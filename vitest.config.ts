@@ -7,7 +7,7 @@ const chromium = findChromium()
 // The project's own test suite: `unit` runs in Node, `browser` in headless Chromium through Playwright.
 // The benchmark projects (one per block) come from the plugin once it lands.
 export default defineConfig({
-  optimizeDeps: { include: ['jszip', 'ajv', 'zod'] },
+  optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
   test: {
     projects: [
       {

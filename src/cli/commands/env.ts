@@ -1,10 +1,10 @@
-// `awb env run`: opens an episode, runs a JSONL of agent calls through the world runtime, prints each result
-// and writes the exported full episode atomically. No rendering yet (`--render` is a usage error for now).
-import { randomUUID } from 'node:crypto'
-import { rename, rm, writeFile } from 'node:fs/promises'
+// `awb env run`: opens an episode, runs a JSONL of agent calls through the world runtime (in Node, or in headless
+// Chromium with the three.js renderer when `--render`), prints each result and writes the export atomically.
 import { resolve } from 'node:path'
 import * as z from 'zod'
+import { parseCallsScript, type ScriptCall } from '../../agents/index.ts'
 import { decodeEpisode, encodeEpisode } from '../../episode/index.ts'
+import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { loadMujoco, WorldRuntime } from '../../world/index.ts'
 import { parseFlags } from '../flags.ts'
 import { readInputFile } from '../read-input-file.ts'
@@ -18,74 +18,50 @@ const EnvFlagsSchema = z.looseObject({
   json: z.boolean().optional(),
 })
 
-/** One line of the calls file. */
-const CallLineSchema = z.strictObject({
-  name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-})
-
-/** A parsed call with its 1-based line number in the calls file. */
-type CallLine = z.infer<typeof CallLineSchema> & { line: number }
-
 export async function run(args: unknown[]): Promise<number> {
   const action = args[0]
   const flags = parseFlags('env', EnvFlagsSchema, args.at(-1))
   if (action !== 'run') throw new UsageError(`env: unknown action "${String(action)}"; the only action is \`awb env run --episode IN.zip --calls CALLS.jsonl --out OUT.zip\``)
-  if (flags.render === true) throw new UsageError('env run: --render is not available yet in this version; run without it (capture_scene then answers unsupported_capability)')
   if (flags.episode === undefined || flags.calls === undefined || flags.out === undefined) {
     throw new UsageError('env run needs --episode <in.zip> --calls <calls.jsonl> --out <out.zip>')
   }
   if (resolve(flags.out) === resolve(flags.episode)) throw new UsageError(`env run: --out ${flags.out} is the input episode; write the export to a new file`)
   const episodeBytes = await readInputFile(flags.episode, '--episode')
-  const calls = parseCallLines(await readInputFile(flags.calls, '--calls'), flags.calls)
+  const calls = parseCalls(await readInputFile(flags.calls, '--calls'), flags.calls)
+  const print = (call: ScriptCall, output: string) => {
+    process.stdout.write(flags.json === true ? `${JSON.stringify({ line: call.line, name: call.name, output: JSON.parse(output) })}\n` : `${call.name}: ${output}\n`)
+  }
+  const bytes = flags.render === true
+    ? await runInBrowser(episodeBytes, calls, flags.episode, print)
+    : await runInNode(episodeBytes, calls, flags.episode, flags.out, print)
+  await writeFileAtomic(flags.out, bytes)
+  process.stderr.write(`awb env: wrote ${flags.out} (${calls.length} calls${flags.render === true ? ', rendered in headless Chromium' : ''})\n`)
+  return 0
+}
 
-  const episode = await decodeEpisode(episodeBytes, { source: flags.episode })
-  const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode, source: flags.episode })
+async function runInNode(episodeBytes: Uint8Array, calls: ScriptCall[], source: string, out: string, print: (call: ScriptCall, output: string) => void): Promise<Uint8Array> {
+  const episode = await decodeEpisode(episodeBytes, { source })
+  const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode, source })
   try {
-    for (const call of calls) {
-      const output = await runtime.callTool(call.name, call.arguments ?? {})
-      process.stdout.write(flags.json === true ? `${JSON.stringify({ line: call.line, name: call.name, output: JSON.parse(output) })}\n` : `${call.name}: ${output}\n`)
-    }
-    const bytes = await encodeEpisode(runtime.exportEpisode(), { source: flags.out })
-    await writeAtomically(flags.out, bytes)
-    process.stderr.write(`awb env: wrote ${flags.out} (${calls.length} calls)\n`)
-    return 0
+    for (const call of calls) print(call, await runtime.callTool(call.name, call.arguments))
+    return await encodeEpisode(runtime.exportEpisode(), { source: out })
   } finally {
     runtime.dispose()
   }
 }
 
-/** Parses the calls file: one `{"name", "arguments"?}` object per non-blank line; errors name the line. */
-function parseCallLines(bytes: Uint8Array, file: string): CallLine[] {
-  const lines = new TextDecoder().decode(bytes).split('\n')
-  const calls: CallLine[] = []
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (error) {
-      throw new UsageError(`--calls ${file} line ${i + 1}: not valid JSON (${error instanceof Error ? error.message : String(error)})`)
-    }
-    const parsed = CallLineSchema.safeParse(value)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `
-      throw new UsageError(`--calls ${file} line ${i + 1}: expected {"name": string, "arguments": object}; ${where}${issue?.message ?? 'invalid'}`)
-    }
-    calls.push({ ...parsed.data, line: i + 1 })
-  }
-  return calls
+/** The same run in headless Chromium, where capture_scene renders with three.js (loaded only when asked for). */
+async function runInBrowser(episodeBytes: Uint8Array, calls: ScriptCall[], source: string, print: (call: ScriptCall, output: string) => void): Promise<Uint8Array> {
+  const { runEpisodeInBrowser } = await import('../../render/headless/index.ts')
+  const result = await runEpisodeInBrowser({ episode: episodeBytes, calls: calls.map(call => ({ name: call.name, arguments: call.arguments })), source })
+  result.outputs.forEach((output, index) => print(calls[index]!, output.output))
+  return result.episode
 }
 
-// Temp file beside the target, then rename: readers never see a half-written archive.
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${randomUUID()}.tmp`
+function parseCalls(bytes: Uint8Array, file: string): ScriptCall[] {
   try {
-    await writeFile(temp, bytes, { flag: 'wx' })
-    await rename(temp, path)
+    return parseCallsScript(new TextDecoder().decode(bytes), `--calls ${file}`)
   } catch (error) {
-    await rm(temp, { force: true })
-    throw error
+    throw new UsageError(error instanceof Error ? error.message : String(error))
   }
 }

@@ -63,11 +63,22 @@ describe('awb env run', () => {
     expect(await readdir(ws.dir)).not.toContain('out.episode.zip')
   })
 
-  it('refuses --render for now, a missing flag, and --out equal to the input (exit 2)', async () => {
+  it('renders capture_scene in headless Chromium with --render and stores the observation in the export', async () => {
     const ws = await workspace(SCRIPT)
-    const render = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.out, '--render'])
-    expect(render.code).toBe(2)
-    expect(render.stderr).toMatch(/--render is not available yet/)
+    const result = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.out, '--render', '--json'])
+    expect(result.code).toBe(0)
+    const rows = result.stdout.trim().split('\n').map(line => JSON.parse(line))
+    expect(rows.map(row => row.name)).toEqual(['get_scene', 'translate_objects', 'capture_scene', 'get_object'])
+    const image = rows[2].output.content[0]
+    expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' })
+    expect(Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe('PNG')
+    const exported = await decodeEpisode(await readFile(ws.out))
+    expect(exported.observations.size).toBe(1)
+    expect(exported.calls[2]?.producer.renderer).toMatch(/^three-r\d+\/webgl2$/)
+  }, 120_000)
+
+  it('refuses a missing flag and --out equal to the input (exit 2)', async () => {
+    const ws = await workspace(SCRIPT)
     expect((await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls])).code).toBe(2)
     const same = await runCli(['env', 'run', '--episode', ws.episode, '--calls', ws.calls, '--out', ws.episode])
     expect(same.code).toBe(2)

@@ -1,0 +1,5 @@
+// Public entry of agents: the page-agent contract, built-in agents, prompt composition, outcome parsing.
+export type { AgentResult, AgentRunContext, AgentToolInfo, ConversationEntry, PageAgent, ReferencePage, ToolSurface } from './agent.ts'
+export { AGENT_OUTCOME_STATUSES, parseAgentOutcome, type AgentOutcome } from './agent-outcome.ts'
+export { composePrompt, PROTOCOL } from './prompt.ts'
+export { createIdleAgent, createReplayAgent, parseCallsScript, ScriptCallSchema, type ScriptCall } from './replay-agent.ts'
