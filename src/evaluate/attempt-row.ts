@@ -1,17 +1,14 @@
 // Turns one selected attempt into its metrics.jsonl row (scoring.md §9): checks, scoring, error rows; no output.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { findSample, loadEvaluation, readEpisode, type BenchmarkPackage, type PackageBlock } from '../package/index.ts'
-import type { SelectedAttempt } from '../runs/index.ts'
-import type { AttemptRecord } from '../runs/index.ts'
+import { findSample, type BenchmarkPackage, type PackageBlock } from '../package/index.ts'
+import type { AttemptRecord, SelectedAttempt } from '../runs/index.ts'
 import { sha256Hex } from '../episode/index.ts'
 import { EvaluateError } from './errors.ts'
-import { readFinalScene } from './final-scene.ts'
-import { errorFields, scoredFields } from './rows.ts'
+import { errorFields } from './rows.ts'
 import type { SampleScorer } from './sample-scorer.ts'
+import { scoreFinalEpisode } from './score-final.ts'
 
-/** The protocol marker every output of this harness carries (scoring.md §1). */
-export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
 const FINAL_EPISODE = 'final.episode.zip'
 
 export interface BaseFields {
@@ -55,31 +52,11 @@ async function scoreAttempt(blockName: string, sampleId: string, attempt: Attemp
   const recorded = result.archive.sha256
   if (recorded != null && recorded !== finalSha256) throw new EvaluateError('EVALUATE_HASH_CHANGED', `${FINAL_EPISODE} has SHA-256 ${finalSha256} but result.json archive.sha256 records ${recorded}`, { file: finalPath })
 
-  const evaluation = await loadEvaluation(pkg, sample)
-  const initialBytes = await readEpisode(pkg, sample)
-  const scene = await readFinalScene({ finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: finalPath, initialSource: sample.episodePath })
-  const score = await scorer.score({
-    partIds: evaluation.partIds,
-    clouds: evaluation.points,
-    gtPoses: evaluation.gtPoses,
-    finalPoses: scene.poses,
-    groups: evaluation.groups,
-    scaleDivisor: evaluation.scaleDivisor,
-  })
+  const score = await scoreFinalEpisode({ pkg, sample, finalBytes, finalSource: finalPath, scorer })
   // The archive must not change while it is scored (scoring.md §3.4 rule 3).
   const after = await sha256Hex(new Uint8Array(await readFile(finalPath)))
   if (after !== finalSha256) throw new EvaluateError('EVALUATE_HASH_CHANGED', `${FINAL_EPISODE} changed while it was being scored`, { file: finalPath })
-  const { status, SCD, PA, SR, parts, alignment, scale_divisor } = scoredFields(score, { includeCandidates: true })
-  return {
-    status, SCD, PA, SR,
-    protocol_version: OUTPUT_PROTOCOL,
-    ...(pkg.protocol === OUTPUT_PROTOCOL ? {} : { input_protocol: pkg.protocol }),
-    episode_sha256: finalSha256,
-    state_index: scene.stateIndex,
-    parts,
-    alignment,
-    scale_divisor,
-  }
+  return score
 }
 
 /** The run must have been made on this package: same task text, reference mode and initial episode (§9.1 rule 5). */

@@ -2,7 +2,8 @@
 import { openPackage, type BenchmarkPackage } from '../package/index.ts'
 import { selectAttempts } from '../runs/index.ts'
 import { summarize, type BenchmarkLayout, type Summary } from '../scoring/index.ts'
-import { attemptRow, OUTPUT_PROTOCOL, type MetricsRow } from './attempt-row.ts'
+import { attemptRow, type MetricsRow } from './attempt-row.ts'
+import { OUTPUT_PROTOCOL } from './score-final.ts'
 import { assertNewOutputDir, writeOutputDir } from './output-dir.ts'
 import { createScorer, type SampleScorer } from './sample-scorer.ts'
 

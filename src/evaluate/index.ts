@@ -1,0 +1,10 @@
+// Public entry of the evaluation glue: score final episodes and recorded runs; poses files; rows.
+export { EvaluateError, EVALUATE_ERROR_CODES, type EvaluateErrorCode } from './errors.ts'
+export { checkFinalAgainstInitial, expectedObjects } from './final-vs-initial.ts'
+export { readFinalScene, type FinalScene, type ReadFinalSceneInput } from './final-scene.ts'
+export { parsePosesFile } from './poses-file.ts'
+export { describeError, errorFields, scoredFields, type ErrorFields, type ScoredFields } from './rows.ts'
+export { createScorer, type CreateScorerOptions, type SampleScorer } from './sample-scorer.ts'
+export { OUTPUT_PROTOCOL, scoreFinalEpisode, type FinalEpisodeScore, type ScoreFinalEpisodeInput } from './score-final.ts'
+export { attemptRow, type BaseFields, type MetricsRow } from './attempt-row.ts'
+export { benchmarkLayout, evaluateRuns, type EvaluateRunsOptions, type EvaluateRunsResult } from './evaluate-runs.ts'

@@ -1,0 +1,56 @@
+// Scores one saved final episode of a package sample (checks, MuJoCo poses, alignment); the shared core of
+// `awb eval` and the Vitest harness. Reads package files; writes nothing.
+import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../package/index.ts'
+import { readFinalScene } from './final-scene.ts'
+import { scoredFields, type ScoredFields } from './rows.ts'
+import type { SampleScorer } from './sample-scorer.ts'
+
+/** The protocol marker every output of this harness carries (scoring.md §1). */
+export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
+
+export type FinalEpisodeScore = ScoredFields & {
+  protocol_version: string
+  /** The package's own marker when it is not the output marker (benchmark-package.md §12). */
+  input_protocol?: string
+  episode_sha256: string
+  state_index: number
+}
+
+export interface ScoreFinalEpisodeInput {
+  pkg: BenchmarkPackage
+  sample: PackageSample
+  finalBytes: Uint8Array
+  /** Names the final archive in error messages. */
+  finalSource: string
+  scorer: SampleScorer
+}
+
+/**
+ * Re-verifies the ground truth and the initial episode against the package, checks the final episode
+ * against the initial one, restores its latest state and scores it. Throws on anything unscorable.
+ */
+export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<FinalEpisodeScore> {
+  const { pkg, sample } = input
+  const evaluation = await loadEvaluation(pkg, sample)
+  const initialBytes = await readEpisode(pkg, sample)
+  const scene = await readFinalScene({ finalBytes: input.finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: input.finalSource, initialSource: sample.episodePath })
+  const score = await input.scorer.score({
+    partIds: evaluation.partIds,
+    clouds: evaluation.points,
+    gtPoses: evaluation.gtPoses,
+    finalPoses: scene.poses,
+    groups: evaluation.groups,
+    scaleDivisor: evaluation.scaleDivisor,
+  })
+  const { status, SCD, PA, SR, parts, alignment, scale_divisor } = scoredFields(score, { includeCandidates: true })
+  return {
+    status, SCD, PA, SR,
+    protocol_version: OUTPUT_PROTOCOL,
+    ...(pkg.protocol === OUTPUT_PROTOCOL ? {} : { input_protocol: pkg.protocol }),
+    episode_sha256: scene.episodeSha256,
+    state_index: scene.stateIndex,
+    parts,
+    alignment,
+    scale_divisor,
+  }
+}
