@@ -1,0 +1,178 @@
+// Node side of a benchmark run: opens the package, writes the run directory, resolves agents, saves and scores
+// final episodes. Serves the page through its methods; it never hands ground truth to the page.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { composePrompt } from '../../agents/index.ts'
+import { sha256Hex } from '../../episode/index.ts'
+import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
+import { findSample, openPackage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import { RunWriter } from '../../runs/index.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
+
+export interface BenchmarkSessionOptions {
+  benchmark: string
+  runsRoot: string
+  agent: string
+  model: string | undefined
+  demonstrations: string
+  sampleTimeoutSeconds: number
+  scoringWorkers: number | undefined
+  /** Maps a sample to the same-origin URLs of its agent-visible inputs (the plugin's input route). */
+  urls: { episode(block: string, slug: string): string; page(block: string, slug: string, page: number): string }
+  /** Recorded in run.json `options`. */
+  recordedOptions: Record<string, unknown>
+}
+
+const PAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' }
+
+/** One benchmark run in this process: every block project's samples share it (and its run directory). */
+export class BenchmarkSession {
+  readonly pkg: BenchmarkPackage
+  private readonly options: BenchmarkSessionOptions
+  private run: Promise<RunWriter> | undefined
+  private scorer: SampleScorer | undefined
+  private readonly started = new Map<string, number>()
+  private readonly selection: Record<string, string[]> = {}
+
+  private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
+    this.pkg = pkg
+    this.options = options
+  }
+
+  static async open(options: BenchmarkSessionOptions): Promise<BenchmarkSession> {
+    return new BenchmarkSession(await openPackage(options.benchmark), options)
+  }
+
+  /** The run directory, once a sample has started in this process. */
+  async runDir(): Promise<string | undefined> {
+    return this.run === undefined ? undefined : (await this.run).dir
+  }
+
+  /** Writes the sample's inputs (input.json, prompt.txt, a pending result) and tells the page what to load. */
+  async startSample(block: string, sampleId: string): Promise<StartSampleResponse> {
+    const sample = findSample(this.pkg, block, sampleId)
+    const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
+    const prompt = composePrompt(blockInfo.taskText)
+    const run = await this.runWriter()
+    ;(this.selection[block] ??= []).push(sampleId)
+    await run.writeSampleInputs(block, sampleId, {
+      episode: sample.episodePath.split('/').at(-1),
+      episode_id: sample.episodeId,
+      sha256: sample.episodeSha256,
+      parts: sample.parts,
+      initial_path: join(this.pkg.root, sample.episodePath),
+      initial_calls: 0,
+      identity: blockInfo.identity,
+      reference: sample.pages.length === 0 ? null : { reference_mode: blockInfo.referenceMode, pages: sample.pages.map(p => ({ page: p.page, file: p.path.split('/').at(-1), source_sha256: p.sha256 })) },
+    }, prompt)
+    await run.writeResult(block, sampleId, { status: 'running', started_at: new Date().toISOString(), execution: { status: 'pending' }, archive: { status: 'not_saved' }, agent_outcome: null })
+    this.started.set(key(block, sampleId), performance.now())
+    return {
+      prompt,
+      episodeUrl: this.options.urls.episode(block, sample.slug),
+      pages: sample.pages.map(page => ({ page: page.page, url: this.options.urls.page(block, sample.slug, page.page), mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream' })),
+      timeoutMs: this.options.sampleTimeoutSeconds * 1000,
+      agent: await this.agentFor(sample),
+    }
+  }
+
+  async record(block: string, sampleId: string, entry: { type: string } & Record<string, unknown>): Promise<void> {
+    await (await this.runWriter()).appendConversation(block, sampleId, entry)
+  }
+
+  /** Saves the exported final episode atomically; returns its SHA-256. */
+  async saveFinal(block: string, sampleId: string, base64: string): Promise<string> {
+    const bytes = new Uint8Array(Buffer.from(base64, 'base64'))
+    await (await this.runWriter()).saveFinalEpisode(block, sampleId, bytes)
+    return sha256Hex(bytes)
+  }
+
+  /**
+   * Scores the saved final episode (any saved export is scored, whatever the agent did), writes result.json
+   * and returns the official row. An unsaved export gives an error row (PA 0, SR 0, SCD null).
+   */
+  async finishSample(block: string, sampleId: string, request: unknown): Promise<FinishSampleResponse> {
+    const report = FinishSampleRequestSchema.parse(request)
+    const run = await this.runWriter()
+    const sample = findSample(this.pkg, block, sampleId)
+    const started = performance.now()
+    const scorer = (this.scorer ??= createScorer(this.options.scoringWorkers === undefined ? {} : { workers: this.options.scoringWorkers }))
+    let fields: FinalEpisodeScore | ErrorFields
+    try {
+      if (report.archive.status !== 'saved') throw new Error(`the final episode was not saved (${report.archive.error ?? report.archive.status})`)
+      const finalPath = join(run.sampleDir(block, sampleId), 'final.episode.zip')
+      const finalBytes = new Uint8Array(await readFile(finalPath))
+      fields = await scoreFinalEpisode({ pkg: this.pkg, sample, finalBytes, finalSource: finalPath, scorer })
+    } catch (error) {
+      fields = errorFields(error)
+    }
+    const scoreMs = performance.now() - started
+    const usage = report.execution.usage
+    const row: FinishSampleResponse['row'] = {
+      block,
+      sample_id: sampleId,
+      run: run.dir,
+      duration_seconds: report.durationSeconds,
+      usage,
+      cost_usd: report.execution.cost_usd,
+      tool_calls: report.toolCalls,
+      attempt_finished: true,
+      ...fields,
+    }
+    const completed = report.execution.status === 'completed' && report.archive.status === 'saved'
+    await run.writeResult(block, sampleId, {
+      status: completed ? 'completed' : 'failed',
+      started_at: null,
+      finished_at: new Date().toISOString(),
+      execution: { ...report.execution, exit_code: null, agent_error: report.execution.error, parse_errors: 0 },
+      archive: report.archive,
+      agent_outcome: report.agentOutcome,
+      cleanup_error: null,
+      duration_seconds: report.durationSeconds,
+      tool_calls: report.toolCalls,
+      harness: { timings_ms: { ...report.timings, scoreMs }, scoring_backend: scorer.backend },
+    })
+    this.started.delete(key(block, sampleId))
+    return { row, scoreMs, backend: scorer.backend, runDir: run.dir }
+  }
+
+  /** Ends the run: final status in run.json, scoring workers stopped. */
+  async close(status: 'completed' | 'failed'): Promise<void> {
+    await this.scorer?.close()
+    this.scorer = undefined
+    if (this.run !== undefined) await (await this.run).finish(status)
+  }
+
+  private runWriter(): Promise<RunWriter> {
+    this.run ??= RunWriter.create({
+      runsRoot: this.options.runsRoot,
+      selection: this.selection,
+      tasks: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.taskText])),
+      referenceModes: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.referenceMode])),
+      options: this.options.recordedOptions,
+      benchmark: { root: this.pkg.root, frozen: this.pkg.frozenRelease, revision: null },
+    })
+    return this.run
+  }
+
+  private async agentFor(sample: PackageSample): Promise<AgentSpec> {
+    switch (this.options.agent) {
+      case 'idle':
+        return { kind: 'idle' }
+      case 'replay': {
+        const source = join(this.options.demonstrations, sample.block, `${sample.slug}.calls.jsonl`)
+        try {
+          return { kind: 'replay', script: await readFile(source, 'utf8'), source }
+        } catch {
+          return { kind: 'unavailable', reason: `the replay agent has no demonstration for ${sample.block}/${sample.id}: ${source} is missing (set AWB_DEMONSTRATIONS to the folder of <block>/<slug>.calls.jsonl scripts)` }
+        }
+      }
+      default:
+        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; the agents available in this version are replay and idle` }
+    }
+  }
+}
+
+function key(block: string, sampleId: string): string {
+  return `${block}\u0000${sampleId}`
+}

@@ -1,0 +1,74 @@
+// The messages between the page that runs a sample and the Node side that owns files and scoring; data only.
+import * as z from 'zod'
+
+/** How the page should build the sample's agent (resolved on the Node side, which reads the scripts). */
+export const AgentSpecSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('replay'), script: z.string(), source: z.string() }),
+  z.strictObject({ kind: z.literal('idle') }),
+  /** The configured agent cannot run this sample (e.g. no demonstration): the sample fails with `reason`. */
+  z.strictObject({ kind: z.literal('unavailable'), reason: z.string() }),
+])
+export type AgentSpec = z.infer<typeof AgentSpecSchema>
+
+export const StartSampleResponseSchema = z.strictObject({
+  prompt: z.string(),
+  /** Same-origin URL of the initial episode on the input route. */
+  episodeUrl: z.string(),
+  pages: z.array(z.strictObject({ page: z.number().int().positive(), url: z.string(), mimeType: z.string() })),
+  timeoutMs: z.number().positive(),
+  agent: AgentSpecSchema,
+})
+export type StartSampleResponse = z.infer<typeof StartSampleResponseSchema>
+
+const NullableString = z.string().nullable()
+
+export const ExecutionSchema = z.strictObject({
+  status: z.enum(['completed', 'failed', 'timeout', 'interrupted']),
+  final_answer: NullableString,
+  error: NullableString,
+  usage: z.record(z.string(), z.number()).nullable(),
+  cost_usd: z.number().nullable(),
+  model: NullableString,
+})
+
+export const ArchiveSchema = z.strictObject({
+  status: z.enum(['not_saved', 'saved', 'failed']),
+  sha256: NullableString,
+  calls: z.number().int().nonnegative().nullable(),
+  error: NullableString,
+})
+
+/** Page-side time spent per phase, in milliseconds (agent and scoring are reported apart from overhead). */
+export const TimingsSchema = z.strictObject({
+  openMs: z.number().nonnegative(),
+  agentMs: z.number().nonnegative(),
+  exportMs: z.number().nonnegative(),
+  saveMs: z.number().nonnegative(),
+})
+export type Timings = z.infer<typeof TimingsSchema>
+
+export const FinishSampleRequestSchema = z.strictObject({
+  execution: ExecutionSchema,
+  archive: ArchiveSchema,
+  agentOutcome: z.record(z.string(), z.unknown()).nullable(),
+  toolCalls: z.number().int().nonnegative(),
+  durationSeconds: z.number().nonnegative(),
+  timings: TimingsSchema,
+})
+export type FinishSampleRequest = z.infer<typeof FinishSampleRequestSchema>
+
+/** The official metrics row of the sample (scoring.md §9.2) plus the harness's own figures. */
+export const FinishSampleResponseSchema = z.strictObject({
+  row: z.looseObject({
+    block: z.string(),
+    sample_id: z.string(),
+    status: z.enum(['scored', 'error']),
+    SCD: z.number().nullable(),
+    PA: z.number(),
+    SR: z.number(),
+  }),
+  scoreMs: z.number().nonnegative(),
+  backend: z.string(),
+  runDir: z.string(),
+})
+export type FinishSampleResponse = z.infer<typeof FinishSampleResponseSchema>

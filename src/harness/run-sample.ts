@@ -1,0 +1,227 @@
+// Runs one benchmark sample in the page: opens the environment from the input route, runs the agent under its
+// time limit, exports and saves the final episode, asks the Node side to score it. Page code: no `node:`.
+import { createIdleAgent, createReplayAgent, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage } from '../agents/index.ts'
+import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
+import type { Mujoco, SceneRenderer } from '../world/index.ts'
+import { WorldRuntime } from '../world/index.ts'
+import { WebMcpToolRegistry } from '../webmcp/index.ts'
+import type { AgentSpec, FinishSampleRequest, FinishSampleResponse, StartSampleResponse, Timings } from './protocol.ts'
+
+/** The Node side of one sample, reached through browser commands; bytes travel as base64. */
+export interface SampleHost {
+  start(): Promise<StartSampleResponse>
+  record(entry: ConversationEntry): Promise<void>
+  saveFinal(base64: string): Promise<string>
+  finish(report: FinishSampleRequest): Promise<FinishSampleResponse>
+}
+
+export interface RunSampleDeps {
+  mujoco: Mujoco
+  createRenderer(): SceneRenderer
+  /** Defaults to the page's fetch; the input route is same-origin. */
+  fetch?: typeof fetch
+}
+
+export interface SampleReport {
+  response: FinishSampleResponse
+  timings: Timings
+  /** Why the test must fail although the sample was recorded (environment, agent or export failure). */
+  failure: string | undefined
+  /** The final scene as a base64 PNG, for the test report; undefined when it could not be rendered. */
+  capture: string | undefined
+  agentOutcome: Record<string, unknown> | null
+}
+
+/**
+ * Runs the sample end to end. Never throws for a sample-level failure: an environment that does not open or an
+ * export that fails gives an error row; a crashing or timed-out agent still has its world exported and scored.
+ */
+export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<SampleReport> {
+  const fetchBytes = async (url: string) => {
+    const response = await (deps.fetch ?? fetch)(url)
+    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${await response.text()}`)
+    return new Uint8Array(await response.arrayBuffer())
+  }
+  const clock = performance.now()
+  const timings: Timings = { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0 }
+  const start = await host.start()
+  let toolCalls = 0
+  const record = async (entry: ConversationEntry) => {
+    if (entry.type === 'tool_call') toolCalls++
+    await host.record(entry)
+  }
+
+  let phase = performance.now()
+  let opened: Opened | undefined
+  let openError: unknown
+  try {
+    opened = await openEnvironment(start, deps, fetchBytes)
+  } catch (error) {
+    openError = error
+  }
+  timings.openMs = performance.now() - phase
+  if (opened === undefined) {
+    const message = `the environment failed to open: ${describe(openError)}`
+    const response = await host.finish({
+      execution: { status: 'failed', final_answer: null, error: message, usage: null, cost_usd: null, model: null },
+      archive: { status: 'not_saved', sha256: null, calls: null, error: message },
+      agentOutcome: null, toolCalls: 0, durationSeconds: (performance.now() - clock) / 1000, timings,
+    })
+    return { response, timings, failure: message, capture: undefined, agentOutcome: null }
+  }
+
+  const { runtime, registry, renderer } = opened
+  try {
+    await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
+    phase = performance.now()
+    const agentRun = await runAgent(start, opened.pages, registry, record)
+    timings.agentMs = performance.now() - phase
+
+    phase = performance.now()
+    let finalBytes: Uint8Array | undefined
+    let finalCalls: number | null = null
+    let exportError: string | undefined
+    try {
+      const exported = runtime.exportEpisode()
+      finalCalls = exported.calls.length
+      finalBytes = await encodeEpisode(exported)
+    } catch (error) {
+      exportError = `the final episode could not be exported: ${describe(error)}`
+    }
+    timings.exportMs = performance.now() - phase
+
+    phase = performance.now()
+    let sha256: string | null = null
+    if (finalBytes !== undefined) {
+      try {
+        sha256 = await host.saveFinal(toBase64(finalBytes))
+      } catch (error) {
+        exportError = `the final episode could not be saved: ${describe(error)}`
+      }
+    }
+    timings.saveMs = performance.now() - phase
+    const capture = await captureFinalScene(runtime, renderer)
+    const agentOutcome = parseAgentOutcome(agentRun.result?.finalAnswer ?? null)
+    const response = await host.finish({
+      execution: {
+        status: agentRun.status,
+        final_answer: agentRun.result?.finalAnswer ?? null,
+        error: agentRun.error ?? null,
+        usage: agentRun.result?.usage ?? null,
+        cost_usd: agentRun.result?.costUsd ?? null,
+        model: agentRun.result?.model ?? null,
+      },
+      archive: sha256 === null
+        ? { status: exportError === undefined ? 'not_saved' : 'failed', sha256: null, calls: null, error: exportError ?? null }
+        : { status: 'saved', sha256, calls: finalCalls, error: null },
+      agentOutcome,
+      toolCalls,
+      durationSeconds: (performance.now() - clock) / 1000,
+      timings,
+    })
+    const failure = exportError ?? (agentRun.status === 'completed' ? undefined : `the agent ${agentRun.status === 'timeout' ? 'timed out' : 'failed'}: ${agentRun.error}`)
+    return { response, timings, failure, capture, agentOutcome }
+  } finally {
+    registry.dispose()
+    runtime.dispose()
+    renderer.dispose()
+  }
+}
+
+interface Opened {
+  runtime: WorldRuntime
+  registry: WebMcpToolRegistry
+  renderer: SceneRenderer
+  pages: ReferencePage[]
+}
+
+async function openEnvironment(start: StartSampleResponse, deps: RunSampleDeps, fetchBytes: (url: string) => Promise<Uint8Array>): Promise<Opened> {
+  const [episodeBytes, pages] = await Promise.all([
+    fetchBytes(start.episodeUrl),
+    Promise.all(start.pages.map(async page => ({ page: page.page, mimeType: page.mimeType, bytes: await fetchBytes(page.url) }))),
+  ])
+  const episode = await decodeEpisode(episodeBytes, { source: 'initial episode' })
+  const renderer = deps.createRenderer()
+  let runtime: WorldRuntime | undefined
+  try {
+    runtime = WorldRuntime.open({ mujoco: deps.mujoco, episode, renderer, source: 'initial episode' })
+    const registry = WebMcpToolRegistry.open()
+    await registry.register(runtime)
+    return { runtime, registry, renderer, pages }
+  } catch (error) {
+    runtime?.dispose()
+    renderer.dispose()
+    throw error
+  }
+}
+
+interface AgentRun {
+  status: 'completed' | 'failed' | 'timeout'
+  result: AgentResult | undefined
+  error: string | undefined
+}
+
+async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>): Promise<AgentRun> {
+  const controller = new AbortController()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`time limit of ${start.timeoutMs / 1000} s reached`))
+      resolve('timeout')
+    }, start.timeoutMs)
+  })
+  try {
+    const agent = createAgent(start.agent)
+    const result = await Promise.race([
+      agent.run({
+        prompt: start.prompt,
+        pages,
+        signal: controller.signal,
+        record,
+        tools: { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
+      }),
+      timedOut,
+    ])
+    if (result === 'timeout') return { status: 'timeout', result: undefined, error: `time limit of ${start.timeoutMs / 1000} s reached` }
+    return { status: 'completed', result, error: undefined }
+  } catch (error) {
+    return { status: controller.signal.aborted ? 'timeout' : 'failed', result: undefined, error: describe(error) }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function createAgent(spec: AgentSpec): PageAgent {
+  switch (spec.kind) {
+    case 'replay':
+      return createReplayAgent(parseCallsScript(spec.script, spec.source))
+    case 'idle':
+      return createIdleAgent()
+    case 'unavailable':
+      throw new Error(spec.reason)
+    default: {
+      const unknown: never = spec
+      throw new Error(`unknown agent spec ${JSON.stringify(unknown)}`)
+    }
+  }
+}
+
+/** Renders the final scene for the test report, outside the episode's recording (no call is recorded). */
+async function captureFinalScene(runtime: WorldRuntime, renderer: SceneRenderer): Promise<string | undefined> {
+  try {
+    return toBase64(await renderer.capture(runtime.renderView()))
+  } catch {
+    return undefined // The report image is a convenience; its absence never changes the score.
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  const chunk = 0x8000
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk))
+  return btoa(binary)
+}
