@@ -1,44 +1,12 @@
-import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
-import { CHROMIUM_ARGS, findChromium } from './src/shared/chromium.ts'
+import { assemblyWorld } from './plugin/index.ts'
 
-const chromium = findChromium()
-
-// The project's own test suite: `unit` runs in Node, `browser` in headless Chromium through Playwright.
-// The benchmark projects (one per block) come from the plugin once it lands.
+// The benchmark: one browser project per block of the package (default: the bundled fixtures/awb-mini),
+// e.g. `npx vitest run --project ikea-manualbook`. Options can also come from AWB_* variables (README).
+// The project's own test suite has its own config: test/vitest.config.ts (`npm test`).
 export default defineConfig({
-  optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+  plugins: [assemblyWorld()],
   test: {
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.browser.test.ts'],
-          testTimeout: 60_000,
-          browser: {
-            enabled: true,
-            headless: true,
-            screenshotFailures: false,
-            instances: [{ browser: 'chromium' }],
-            provider: playwright({
-              launchOptions: {
-                ...(chromium === undefined ? {} : { executablePath: chromium }),
-                args: [...CHROMIUM_ARGS],
-              },
-            }),
-          },
-        },
-      },
-    ],
+    outputFile: { junit: 'test-results/junit.xml' },
   },
 })

@@ -44,9 +44,7 @@ function tripleRow(name: string, triple: MetricTriple): Row {
 
 function aggregateRows(summary: Summary, layout: BenchmarkLayout): Row[] {
   const rows = layout.sources.flatMap(source => (summary.sources?.[source] === undefined ? [] : [tripleRow(`source ${source}`, summary.sources[source])]))
-  rows.push(summary.official_overall === null
-    ? { name: 'overall', n: '', scored: '', SR: 'partial run: no official overall', SRInterval: '', PA: '', SCD: '' }
-    : tripleRow('overall (official)', summary.official_overall))
+  if (summary.official_overall !== null) rows.push(tripleRow('overall (official)', summary.official_overall))
   return rows
 }
 
@@ -58,8 +56,9 @@ export function formatSummaryTable(summary: Summary, layout: BenchmarkLayout): s
   const line = (row: Row) => keys.map((key, i) => (i === 0 ? row[key].padEnd(widths[i]!) : row[key].padStart(widths[i]!))).join('  ').trimEnd()
   const rule = widths.map(width => '─'.repeat(width)).join('  ')
   const blocks = blockRows(summary, layout).length
-  const lines = [line(HEADERS), rule, ...body.slice(0, blocks).map(line), rule, ...body.slice(blocks).map(line)]
-  lines.push(`${summary.status} run: ${summary.attempted} of ${summary.expected} samples attempted, ${summary.scored} scored (${summary.protocol})`)
+  const lines = [line(HEADERS), rule, ...body.slice(0, blocks).map(line)]
+  if (body.length > blocks) lines.push(rule, ...body.slice(blocks).map(line))
+  lines.push(`${summary.status} run: ${summary.attempted} of ${summary.expected} samples attempted, ${summary.scored} scored (${summary.protocol})${summary.official_overall === null ? '; no official overall (it needs every sample of the package)' : ''}`)
   return lines.join('\n')
 }
 
@@ -74,7 +73,7 @@ export function formatSummaryMarkdown(summary: Summary, layout: BenchmarkLayout,
     `| ${keys.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
     ...body.map(row => `| ${keys.map(key => row[key]).join(' | ')} |`),
     '',
-    `${summary.status === 'complete' ? 'Complete' : 'Partial'} run: ${summary.attempted} of ${summary.expected} samples attempted, ${summary.scored} scored (${summary.protocol}).`,
+    `${summary.status === 'complete' ? 'Complete' : 'Partial'} run: ${summary.attempted} of ${summary.expected} samples attempted, ${summary.scored} scored (${summary.protocol}).${summary.official_overall === null ? ' No official overall: it needs every sample of the package.' : ''}`,
   ]
   if (gates.length > 0) {
     lines.push('', '| gate | measured | result |', '| --- | ---: | --- |')

@@ -1,0 +1,100 @@
+/// <reference types="vitest/config" />
+// The Vitest plugin `assemblyWorld()`: reads the benchmark package, adds one browser project per block (named
+// exactly after the block), the input route, the Node-side browser commands and the aggregate reporter.
+import { resolve } from 'node:path'
+import { playwright } from '@vitest/browser-playwright'
+import type { Plugin } from 'vite'
+import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
+import { BenchmarkSession } from '../src/harness/node/index.ts'
+import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
+import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
+import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
+import { createBrowserCommands } from './browser-commands.ts'
+import { createInputRoute, episodeUrl, pageUrl } from './input-route.ts'
+import { resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
+import type { BlockContext } from './types.ts'
+
+export type { AssemblyWorldOptions } from './options.ts'
+export type { BlockContext, SampleMeta } from './types.ts'
+
+/** The per-block test file every block project runs. */
+const BLOCK_SUITE = resolve(import.meta.dirname, '..', 'suites', 'benchmark-block.ts')
+/** Allowance beyond the agent's own limit for opening, exporting and scoring one sample. */
+const SAMPLE_OVERHEAD_MS = 180_000
+
+export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
+  let resolved: ReturnType<typeof resolveOptions> | undefined
+  let opened: Promise<BenchmarkPackage> | undefined
+  let session: Promise<BenchmarkSession> | undefined
+
+  const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
+  const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
+  const getSession = (root: string) => (session ??= BenchmarkSession.open({
+    ...getResolved(root),
+    urls: { episode: episodeUrl, page: pageUrl },
+    recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
+  }))
+
+  return {
+    name: 'assembly-world-bench',
+    async config(userConfig) {
+      const root = resolve(userConfig.root ?? process.cwd())
+      const settings = getResolved(root)
+      const pkg = await getPackage(root)
+      const shared = {
+        optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+      }
+      // Vitest resolves each project's config through the same plugins: add projects only at the root.
+      if (userConfig.test?.name !== undefined) return shared
+      const chromium = findChromium()
+      const commands = createBrowserCommands(() => getSession(root))
+      const projects = pkg.blocks.map(block => ({
+        extends: true as const,
+        test: {
+          name: block.name,
+          include: [BLOCK_SUITE],
+          testTimeout: settings.sampleTimeoutSeconds * 1000 + SAMPLE_OVERHEAD_MS,
+          provide: {
+            awbBlock: {
+              name: block.name,
+              source: block.source,
+              samples: block.samples.map(sample => ({ id: sample.id, slug: sample.slug })),
+              thresholds: thresholdsFor(settings, block.name),
+            } satisfies BlockContext,
+          },
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            instances: [{ browser: 'chromium' as const }],
+            provider: playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS] } }),
+            commands,
+          },
+        },
+      }))
+      const reporter = new AggregateReporter({
+        layout: { sources: pkg.sources, blocks: pkg.blocks.map(block => ({ name: block.name, source: block.source, sampleIds: block.samples.map(s => s.id) })) },
+        gates: settings.gates,
+        runsRoot: settings.runsRoot,
+        protocol: OUTPUT_PROTOCOL,
+        runDir: async () => (session === undefined ? undefined : (await session).runDir()),
+        close: async status => { if (session !== undefined) await (await session).close(status) },
+      })
+      const reporters = userConfig.test?.reporters
+      return {
+        ...shared,
+        test: {
+          projects,
+          reporters: [...(reporters === undefined ? ['default'] : []), reporter],
+        },
+      }
+    },
+    configureServer(server) {
+      // The package was opened (and verified) by config(); a failure there already stopped the run.
+      const route = getPackage(server.config.root).then(createInputRoute)
+      server.middlewares.use((req, res, next) => {
+        void route.then(handle => handle(req, res, next), () => next())
+      })
+    },
+  }
+}

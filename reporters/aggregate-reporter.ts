@@ -1,0 +1,102 @@
+// The aggregate reporter: a live line per finished sample, then the block/source/overall table, the official
+// files in the run directory, timing figures and the gates. A thin adapter over src/report and src/scoring.
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import type { SampleMeta } from '../plugin/types.ts'
+import { checkGates, formatSummaryMarkdown, formatSummaryTable, writeReportFiles, type Gates } from '../src/report/index.ts'
+import { newRunId } from '../src/runs/index.ts'
+import { compareCodePoints } from '../src/runs/index.ts'
+import { summarize, type BenchmarkLayout, type SummaryRow } from '../src/scoring/index.ts'
+
+export interface AggregateReporterOptions {
+  layout: BenchmarkLayout
+  gates: Gates
+  /** The run directory of this process, when samples ran here (not in `--merge-reports`). */
+  runDir(): Promise<string | undefined>
+  /** Where a merged report without a run directory of its own is written. */
+  runsRoot: string
+  /** Ends the run (run.json status, scoring workers). */
+  close(status: 'completed' | 'failed'): Promise<void>
+  /** Output marker of summaries and rows. */
+  protocol: string
+  env?: NodeJS.ProcessEnv
+}
+
+const OVERHEAD_TARGET_S = 3
+
+export class AggregateReporter implements Reporter {
+  private readonly options: AggregateReporterOptions
+  private readonly samples = new Map<string, SampleMeta>()
+  private started = performance.now()
+  private vitest: Vitest | undefined
+
+  constructor(options: AggregateReporterOptions) {
+    this.options = options
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+    this.started = performance.now()
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const meta = testCase.meta().awb
+    if (meta === undefined) return
+    const row = meta.row
+    this.samples.set(`${row.block}\u0000${row.sample_id}`, meta)
+    const done = [...this.samples.values()].filter(s => s.row.block === row.block).length
+    const expected = this.options.layout.blocks.find(b => b.name === row.block)?.sampleIds.length ?? 0
+    const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${String(row.error)}`
+    const overhead = (meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000
+    this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${(meta.timings.scoreMs / 1000).toFixed(2)} s)`)
+  }
+
+  async onTestRunEnd(_modules: ReadonlyArray<TestModule>): Promise<void> {
+    const metas = [...this.samples.values()].sort((a, b) => compareCodePoints(a.row.block, b.row.block) || compareCodePoints(a.row.sample_id, b.row.sample_id))
+    if (metas.length === 0) {
+      await this.options.close('failed')
+      return
+    }
+    const rows = metas.map(meta => meta.row)
+    const summary = summarize(rows as SummaryRow[], this.options.layout, { protocol: this.options.protocol })
+    const gates = checkGates(summary, this.options.gates, this.options.layout.blocks.map(b => b.name), this.options.layout.sources)
+    this.print('', formatSummaryTable(summary, this.options.layout), '', ...this.timingLines(metas))
+    const dir = (await this.options.runDir()) ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
+    await mkdir(dir, { recursive: true })
+    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) }, (this.options.env ?? process.env).GITHUB_STEP_SUMMARY)
+    this.print(`awb: wrote ${paths.join(', ')}`)
+    const failed = gates.filter(gate => gate.status === 'failed')
+    for (const gate of gates) this.print(`awb gate ${gate.status === 'failed' ? 'FAILED' : gate.status}: ${gate.gate} (measured ${gate.measured ?? 'nothing: the run did not measure it'})`)
+    await this.options.close(failed.length === 0 ? 'completed' : 'failed')
+    if (failed.length > 0) {
+      // A failed gate fails the run even when every test passed.
+      process.exitCode = 1
+      throw new Error(`AssemblyWorldBench gate failed: ${failed.map(gate => `${gate.gate}, measured ${gate.measured}`).join('; ')}`)
+    }
+  }
+
+  private timingLines(metas: readonly SampleMeta[]): string[] {
+    const overheads = metas.map(m => (m.timings.openMs + m.timings.exportMs + m.timings.saveMs) / 1000)
+    const agent = metas.map(m => m.timings.agentMs / 1000)
+    const scoring = metas.map(m => m.timings.scoreMs / 1000)
+    const worst = Math.max(...overheads)
+    return [
+      `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${metas[0]?.backend ?? '?'} scoring)`,
+      `  harness overhead per sample (open + export + save): median ${median(overheads).toFixed(2)} s, max ${worst.toFixed(2)} s${worst > OVERHEAD_TARGET_S ? ` (above the ${OVERHEAD_TARGET_S} s target)` : ''}`,
+      `  agent per sample: median ${median(agent).toFixed(2)} s; scoring per sample: median ${median(scoring).toFixed(2)} s, max ${Math.max(...scoring).toFixed(2)} s`,
+    ]
+  }
+
+  private print(...lines: string[]): void {
+    const text = `${lines.join('\n')}\n`
+    if (this.vitest !== undefined) this.vitest.logger.log(text.trimEnd())
+    else process.stdout.write(text)
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}

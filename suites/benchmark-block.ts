@@ -1,0 +1,52 @@
+// The test file of every block project: one test per sample, run in the page (Vitest browser mode).
+// A thin adapter: the sample itself is run by src/harness; this file turns its report into a test result.
+import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
+import { describe, expect, inject, test } from 'vitest'
+import { commands } from 'vitest/browser'
+import type { SampleMeta } from '../plugin/types.ts'
+import { runSample, type SampleHost } from '../src/harness/index.ts'
+import { createThreeSceneRenderer } from '../src/render/index.ts'
+import { loadMujoco } from '../src/world/index.ts'
+
+const block = inject('awbBlock')
+
+function hostFor(sampleId: string): SampleHost {
+  return {
+    start: () => commands.awbStartSample(block.name, sampleId),
+    record: entry => commands.awbRecord(block.name, sampleId, entry),
+    saveFinal: base64 => commands.awbSaveFinal(block.name, sampleId, base64),
+    finish: report => commands.awbFinishSample(block.name, sampleId, report),
+  }
+}
+
+function format(value: number | null): string {
+  return value === null ? 'null' : String(value)
+}
+
+// The block name is the describe name, so JUnit and the UI show it (the two PartNet blocks share sample ids).
+describe(block.name, () => {
+  test.for(block.samples.map(sample => [sample.id, sample] as const))('%s', async ([sampleId], { task, annotate }) => {
+    const mujoco = await loadMujoco({ locateFile: path => (path.endsWith('.wasm') ? wasmUrl : path) })
+    const report = await runSample(hostFor(sampleId), { mujoco, createRenderer: () => createThreeSceneRenderer() })
+    const { row } = report.response
+    const meta: SampleMeta = { row, timings: { ...report.timings, scoreMs: report.response.scoreMs }, backend: report.response.backend, runDir: report.response.runDir }
+    task.meta.awb = meta
+    const partsCorrect = Array.isArray(row.parts) ? (row.parts as { correct: boolean }[]).filter(part => part.correct).length : 0
+    await annotate(format(row.SR), 'SR')
+    await annotate(format(row.PA), 'PA')
+    await annotate(format(row.SCD), 'SCD')
+    await annotate(`${partsCorrect}/${Array.isArray(row.parts) ? row.parts.length : 0}`, 'parts_correct')
+    await annotate(String(row.tool_calls ?? 0), 'tool_calls')
+    await annotate(((meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000).toFixed(3), 'overhead_seconds')
+    await annotate((meta.timings.agentMs / 1000).toFixed(3), 'agent_seconds')
+    await annotate((meta.timings.scoreMs / 1000).toFixed(3), 'scoring_seconds')
+    await annotate(meta.backend, 'scoring_backend')
+    if (report.capture !== undefined) await annotate('final scene', 'capture', { contentType: 'image/png', body: report.capture })
+
+    if (report.failure !== undefined) throw new Error(`${block.name} / ${sampleId}: ${report.failure} (the world it left was ${row.status === 'scored' ? `scored: SR ${row.SR}, PA ${row.PA}` : 'not scorable'})`)
+    if (row.status === 'error') throw new Error(`${block.name} / ${sampleId}: unscorable: ${String(row.error)}`)
+    const { SR, PA } = block.thresholds
+    if (SR !== undefined) expect(row.SR, `SR of ${block.name} / ${sampleId} (threshold ${SR})`).toBeGreaterThanOrEqual(SR)
+    if (PA !== undefined) expect(row.PA, `PA of ${block.name} / ${sampleId} (threshold ${PA})`).toBeGreaterThanOrEqual(PA)
+  })
+})

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path'
+import { playwright } from '@vitest/browser-playwright'
+import { defineConfig } from 'vitest/config'
+import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
+
+const chromium = findChromium()
+
+// The project's own test suite (`npm test`): `unit` runs in Node, `browser` in headless Chromium through
+// Playwright. The benchmark itself (one project per block) is the root vitest.config.ts.
+export default defineConfig({
+  root: resolve(import.meta.dirname, '..'),
+  optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.browser.test.ts'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            instances: [{ browser: 'chromium' }],
+            provider: playwright({
+              launchOptions: {
+                ...(chromium === undefined ? {} : { executablePath: chromium }),
+                args: [...CHROMIUM_ARGS],
+              },
+            }),
+          },
+        },
+      },
+    ],
+  },
+})
