@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 // The Vitest plugin `assemblyWorld()`: reads the benchmark package, adds one browser project per block (named
 // exactly after the block), the input route, the Node-side browser commands and the aggregate reporter.
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
@@ -11,7 +12,7 @@ import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands } from './browser-commands.ts'
 import { createInputRoute, episodeUrl, pageUrl } from './input-route.ts'
-import { resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
+import { BUNDLED_BENCHMARK, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
 import type { BlockContext } from './types.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
@@ -40,6 +41,11 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     async config(userConfig) {
       const root = resolve(userConfig.root ?? process.cwd())
       const settings = getResolved(root)
+      if (settings.benchmark === BUNDLED_BENCHMARK && !existsSync(BUNDLED_BENCHMARK)) {
+        // A checkout without the generated package can still run its own test projects.
+        console.warn(`assemblyWorld: the bundled benchmark ${BUNDLED_BENCHMARK} is missing; generate it with \`npx awb fixtures --out fixtures/awb-mini\` or set AWB_BENCHMARK. No block projects were added.`)
+        return {}
+      }
       const pkg = await getPackage(root)
       const shared = {
         optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
@@ -91,7 +97,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.
-      const route = getPackage(server.config.root).then(createInputRoute)
+      if (opened === undefined) return
+      const route = opened.then(createInputRoute)
       server.middlewares.use((req, res, next) => {
         void route.then(handle => handle(req, res, next), () => next())
       })
