@@ -1,6 +1,7 @@
 // A compact static KD-tree for exact float64 nearest-neighbour queries in 3-D; no approximate search, no insertion.
-// Layout: points copied into tree order (interleaved xyz), an implicit complete binary tree (children of node k are
-// 2k+1 and 2k+2), a tight bounding box per node, leaves of at most KD_LEAF_SIZE points, an explicit stack per tree.
+// Layout: points copied into tree order (interleaved xyz, plus one Float64Array per axis for the query loop), an
+// implicit complete binary tree (children of node k are 2k+1 and 2k+2), per node a tight bounding box and the split
+// plane (axis, value), leaves of at most KD_LEAF_SIZE points, an explicit preallocated stack per tree.
 
 /** Largest number of points in one leaf; 8–16 balances box tests against point tests. */
 export const KD_LEAF_SIZE = 12
@@ -24,15 +25,26 @@ export class KdTree {
   secondLowerSq = Infinity
 
   private readonly levels: number
+  private readonly firstLeaf: number
   private readonly nodeStart: Int32Array
   private readonly nodeEnd: Int32Array
+  /** Tight box of each node's points: xyz min, xyz max. */
   private readonly boxes: Float64Array
-  private readonly stack: Int32Array
-  private readonly stackDist: Float64Array
-  /** Partition cell of each node (xyz min, xyz max; infinite at the root): every point outside a node's subtree lies outside or on its cell. */
-  private readonly cells: Float64Array
+  /** Split axis of each internal node: its left child's points have coordinate ≤ `splitValue`, its right child's ≥. */
+  private readonly splitAxis: Uint8Array
+  private readonly splitValue: Float64Array
+  /** Coordinates in tree order, one array per axis (what the query loop reads). */
+  private readonly xs: Float64Array
+  private readonly ys: Float64Array
+  private readonly zs: Float64Array
   /** Tree position → leaf node holding it. */
   private readonly leafOf: Int32Array
+  /** Tree position → tree position of its nearest other point (−1 for a one-point cloud). */
+  private readonly nextOf: Int32Array
+  private readonly stack: Int32Array
+  private readonly stackDist: Float64Array
+  /** Tree position of the second-nearest point of the last query (−1 when there is none). */
+  private secondPos = -1
 
   /** Builds the tree over the flat xyz array `cloud` (length 3·n, n ≥ 1, finite values). */
   constructor(cloud: ArrayLike<number>) {
@@ -41,13 +53,13 @@ export class KdTree {
     let levels = 0
     while ((n >> levels) > KD_LEAF_SIZE) levels++
     this.levels = levels
+    this.firstLeaf = (1 << levels) - 1
     const nodes = (2 << levels) - 1
     this.nodeStart = new Int32Array(nodes)
     this.nodeEnd = new Int32Array(nodes)
     this.boxes = new Float64Array(6 * nodes)
-    this.cells = new Float64Array(6 * nodes)
-    this.cells.fill(-Infinity, 0, 3)
-    this.cells.fill(Infinity, 3, 6)
+    this.splitAxis = new Uint8Array(nodes)
+    this.splitValue = new Float64Array(nodes)
     this.leafOf = new Int32Array(n)
     this.stack = new Int32Array(2 * levels + 4)
     this.stackDist = new Float64Array(2 * levels + 4)
@@ -56,13 +68,23 @@ export class KdTree {
     this.build(cloud, order, 0, 0, n, 0)
     this.order = order
     const points = new Float64Array(3 * n)
+    const xs = new Float64Array(n), ys = new Float64Array(n), zs = new Float64Array(n)
     for (let i = 0; i < n; i++) {
-      const src = order[i]!
-      points[3 * i] = cloud[3 * src]!
-      points[3 * i + 1] = cloud[3 * src + 1]!
-      points[3 * i + 2] = cloud[3 * src + 2]!
+      const src = 3 * order[i]!
+      points[3 * i] = xs[i] = cloud[src]!
+      points[3 * i + 1] = ys[i] = cloud[src + 1]!
+      points[3 * i + 2] = zs[i] = cloud[src + 2]!
     }
     this.points = points
+    this.xs = xs
+    this.ys = ys
+    this.zs = zs
+    // Each point's nearest other point seeds a hinted query with a real second candidate, so pruning starts at once.
+    this.nextOf = new Int32Array(n).fill(-1)
+    for (let i = 0; i < n; i++) {
+      const pos = this.nearest(xs[i]!, ys[i]!, zs[i]!, -1)
+      this.nextOf[i] = pos === i ? this.secondPos : pos
+    }
   }
 
   private build(cloud: ArrayLike<number>, order: Int32Array, node: number, lo: number, hi: number, level: number): void {
@@ -90,16 +112,9 @@ export class KdTree {
     const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2
     const mid = (lo + hi) >> 1
     selectNth(cloud, order, lo, hi - 1, mid, axis)
-    // Left points have coordinate ≤ split, right points ≥ split: the children's cells share the plane at split.
-    const split = cloud[3 * order[mid]! + axis]!
-    const cells = this.cells
-    const c = 6 * node, l = 6 * (2 * node + 1), r = l + 6
-    for (let k = 0; k < 6; k++) {
-      cells[l + k] = cells[c + k]!
-      cells[r + k] = cells[c + k]!
-    }
-    cells[l + 3 + axis] = split
-    cells[r + axis] = split
+    // Quickselect leaves every point before `mid` at ≤ and every point from `mid` on at ≥ the split coordinate.
+    this.splitAxis[node] = axis
+    this.splitValue[node] = cloud[3 * order[mid]! + axis]!
     this.build(cloud, order, 2 * node + 1, lo, mid, level + 1)
     this.build(cloud, order, 2 * node + 2, mid, hi, level + 1)
   }
@@ -107,118 +122,89 @@ export class KdTree {
   /**
    * Tree position of the exact nearest point to (qx, qy, qz). `hint` is a tree position believed to be near
    * (e.g. the previous answer) or −1; it only bounds the search and never changes the distance found. Ties keep
-   * the hint, otherwise the first point met. Sets `distSq` and `secondLowerSq`.
+   * the hint, otherwise the first point met. Sets `distSq` and `secondLowerSq` (here the exact second-nearest
+   * squared distance). One function with an explicit stack, so V8 keeps the running bests in registers.
    */
   nearest(qx: number, qy: number, qz: number, hint: number): number {
-    if (hint < 0) return this.search(qx, qy, qz, -1, Infinity, 0)
-    const pts = this.points
-    const dx = qx - pts[3 * hint]!, dy = qy - pts[3 * hint + 1]!, dz = qz - pts[3 * hint + 2]!
-    const hintDist = dx * dx + dy * dy + dz * dz
-    // Bottom-up: start at the hint's leaf, then test each ancestor's other child, and stop as soon as the ball of
-    // radius √second around q lies strictly inside the current node's cell (nothing outside can be closer).
-    let node = this.leafOf[hint]!
-    let pos = this.search(qx, qy, qz, hint, hintDist, node)
-    const cells = this.cells
-    const boxes = this.boxes
-    while (node > 0) {
-      const second = this.secondLowerSq
-      if (insideCell(cells, 6 * node, qx, qy, qz, second)) break
-      const sibling = (node & 1) === 1 ? node + 1 : node - 1
-      if (boxDistSq(boxes, 6 * sibling, qx, qy, qz) < second) {
-        const found = this.searchMore(qx, qy, qz, pos, sibling)
-        pos = found
-      }
-      node = (node - 1) >> 1
-    }
-    return pos
-  }
-
-  /** Continues a search (current answer in `distSq`/`secondLowerSq`, position `pos`) into the subtree `root`. */
-  private searchMore(qx: number, qy: number, qz: number, pos: number, root: number): number {
-    return this.search(qx, qy, qz, pos, this.distSq, root, this.secondLowerSq)
-  }
-
-  /**
-   * Top-down 2-nearest search of the subtree `root`, starting from the answer (`startPos`, `startDist`) with
-   * second-best `startSecond`; `startPos` itself is skipped when met. Sets `distSq` and `secondLowerSq`.
-   */
-  private search(qx: number, qy: number, qz: number, startPos: number, startDist: number, root: number, startSecond = Infinity): number {
-    const pts = this.points
-    const boxes = this.boxes
-    const stack = this.stack
-    const stackDist = this.stackDist
-    const nodeStart = this.nodeStart
-    const nodeEnd = this.nodeEnd
-    const firstLeaf = (1 << this.levels) - 1
-    let best = startDist
-    let bestPos = startPos
+    const xs = this.xs, ys = this.ys, zs = this.zs
+    const boxes = this.boxes, splitAxis = this.splitAxis, splitValue = this.splitValue
+    const nodeStart = this.nodeStart, nodeEnd = this.nodeEnd
+    const stack = this.stack, stackDist = this.stackDist
+    const firstLeaf = this.firstLeaf
     // Pruning is against the second-best distance, so the search also yields the exact second-nearest distance.
-    let second = startSecond
-    const hint = startPos
-    stack[0] = root
+    let best = Infinity, second = Infinity, bestPos = -1, secondPos = -1
+    let node = 0
+    if (hint >= 0) {
+      // Start from two real points (the hint and its nearest other point) and the hint's leaf; the search then
+      // climbs towards the root, so no descent is needed.
+      let dx = qx - xs[hint]!, dy = qy - ys[hint]!, dz = qz - zs[hint]!
+      best = dx * dx + dy * dy + dz * dz
+      bestPos = hint
+      const next = this.nextOf[hint]!
+      if (next >= 0) {
+        dx = qx - xs[next]!; dy = qy - ys[next]!; dz = qz - zs[next]!
+        const d = dx * dx + dy * dy + dz * dz
+        if (d < best) { second = best; secondPos = hint; best = d; bestPos = next } else { second = d; secondPos = next }
+      }
+      node = this.leafOf[hint]!
+    }
+    stack[0] = node
     stackDist[0] = 0
     let top = 1
-    while (top > 0) {
-      top--
-      if (stackDist[top]! >= second) continue
-      const node = stack[top]!
-      if (node >= firstLeaf) {
-        const end = nodeEnd[node]!
-        for (let i = nodeStart[node]!; i < end; i++) {
-          if (i === hint) continue
-          const dx = qx - pts[3 * i]!, dy = qy - pts[3 * i + 1]!, dz = qz - pts[3 * i + 2]!
-          const dd = dx * dx + dy * dy + dz * dz
-          if (dd < second) {
-            if (dd < best) {
-              second = best
-              best = dd
-              bestPos = i
-            } else {
-              second = dd
+    for (;;) {
+      // Top-down search of the subtrees on the stack (nearer child first).
+      while (top > 0) {
+        top--
+        if (stackDist[top]! >= second) continue
+        const at = stack[top]!
+        if (at >= firstLeaf) {
+          const end = nodeEnd[at]!
+          for (let i = nodeStart[at]!; i < end; i++) {
+            const dx = qx - xs[i]!, dy = qy - ys[i]!, dz = qz - zs[i]!
+            const dd = dx * dx + dy * dy + dz * dz
+            // A point already counted (the hint pair) is either the best or at ≥ second, so it never re-enters.
+            if (dd < second && i !== bestPos) {
+              if (dd < best) { second = best; secondPos = bestPos; best = dd; bestPos = i } else { second = dd; secondPos = i }
             }
           }
+          continue
         }
-        continue
+        const left = 2 * at + 1
+        const dl = boxDistSq(boxes, 6 * left, qx, qy, qz)
+        const dr = boxDistSq(boxes, 6 * left + 6, qx, qy, qz)
+        // Every point in a box is at least its box distance away (rounding is monotone), so a box at or beyond
+        // `second` can hold neither answer. The farther child is pushed first so the nearer one is searched first.
+        if (dl <= dr) {
+          if (dr < second) { stack[top] = left + 1; stackDist[top++] = dr }
+          if (dl < second) { stack[top] = left; stackDist[top++] = dl }
+        } else {
+          if (dl < second) { stack[top] = left; stackDist[top++] = dl }
+          if (dr < second) { stack[top] = left + 1; stackDist[top++] = dr }
+        }
       }
-      const left = 2 * node + 1
-      const dl = boxDistSq(boxes, 6 * left, qx, qy, qz)
-      const dr = boxDistSq(boxes, 6 * left + 6, qx, qy, qz)
-      // Push the farther child first so the nearer one is explored first. Every point in a box is at least its
-      // box distance away (rounding is monotone), so a box at or beyond `second` cannot hold either answer.
-      if (dl <= dr) {
-        if (dr < second) { stack[top] = left + 1; stackDist[top++] = dr }
-        if (dl < second) { stack[top] = left; stackDist[top++] = dl }
-      } else {
-        if (dl < second) { stack[top] = left; stackDist[top++] = dl }
-        if (dr < second) { stack[top] = left + 1; stackDist[top++] = dr }
+      // Bottom-up from the hint's leaf: the sibling subtree lies beyond the parent's split plane; skip it when the
+      // plane is at least √second away (its points are then at ≥ second: the squared gap rounds no higher than any
+      // of their squared coordinate differences), else test its box.
+      if (node === 0) break
+      const parent = (node - 1) >> 1
+      const axis = splitAxis[parent]!
+      const qa = axis === 0 ? qx : axis === 1 ? qy : qz
+      const gap = (node & 1) === 1 ? splitValue[parent]! - qa : qa - splitValue[parent]!
+      if (!(gap > 0 && gap * gap >= second)) {
+        const sibling = (node & 1) === 1 ? node + 1 : node - 1
+        const d = boxDistSq(boxes, 6 * sibling, qx, qy, qz)
+        if (d < second) { stack[0] = sibling; stackDist[0] = d; top = 1 }
       }
+      node = parent
     }
     this.distSq = best
     this.secondLowerSq = second
+    this.secondPos = secondPos
     return bestPos
   }
 }
 
-/**
- * True when every face of the cell is strictly farther than √second from q. The test squares the same float gap
- * a distance computation would (rounding is monotone), so any point outside the cell has a float squared distance
- * > second: it can be neither the nearest nor the second nearest.
- */
-function insideCell(cells: Float64Array, c: number, qx: number, qy: number, qz: number, second: number): boolean {
-  let g = qx - cells[c]!
-  if (!(g > 0 && g * g > second)) return false
-  g = cells[c + 3]! - qx
-  if (!(g > 0 && g * g > second)) return false
-  g = qy - cells[c + 1]!
-  if (!(g > 0 && g * g > second)) return false
-  g = cells[c + 4]! - qy
-  if (!(g > 0 && g * g > second)) return false
-  g = qz - cells[c + 2]!
-  if (!(g > 0 && g * g > second)) return false
-  g = cells[c + 5]! - qz
-  return g > 0 && g * g > second
-}
-
+/** Squared distance from q to the box at `boxes[b..b+6)`, summed x, y, z like a point distance (0 inside). */
 function boxDistSq(boxes: Float64Array, b: number, qx: number, qy: number, qz: number): number {
   let d = 0
   let gap = boxes[b]! - qx
