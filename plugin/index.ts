@@ -20,6 +20,8 @@ export type { BlockContext, SampleMeta } from './types.ts'
 
 /** The per-block test file every block project runs. */
 const BLOCK_SUITE = resolve(import.meta.dirname, '..', 'suites', 'benchmark-block.ts')
+/** Where the root instance leaves its aggregate reporter for configureVitest (see there). */
+const REPORTER_SLOT = Symbol.for('assembly-world-bench.aggregate-reporter')
 /** Allowance beyond the agent's own limit for opening, exporting and scoring one sample. */
 const SAMPLE_OVERHEAD_MS = 180_000
 
@@ -27,6 +29,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let resolved: ReturnType<typeof resolveOptions> | undefined
   let opened: Promise<BenchmarkPackage> | undefined
   let session: Promise<BenchmarkSession> | undefined
+  let reporter: AggregateReporter | undefined
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
@@ -78,7 +81,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
           },
         },
       }))
-      const reporter = new AggregateReporter({
+      reporter ??= new AggregateReporter({
         layout: { sources: pkg.sources, blocks: pkg.blocks.map(block => ({ name: block.name, source: block.source, sampleIds: block.samples.map(s => s.id) })) },
         gates: settings.gates,
         runsRoot: settings.runsRoot,
@@ -86,14 +89,18 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
         close: async status => { if (session !== undefined) await (await session).close(status) },
       })
-      const reporters = userConfig.test?.reporters
-      return {
-        ...shared,
-        test: {
-          projects,
-          reporters: [...(reporters === undefined ? ['default'] : []), reporter],
-        },
-      }
+      Reflect.set(globalThis, REPORTER_SLOT, reporter)
+      return { ...shared, test: { projects } }
+    },
+    configureVitest({ vitest }) {
+      // Reporters named on the command line (`--reporter=junit`) replace the config's list before this hook
+      // runs, and Vitest builds its reporters right after it: adding the aggregate reporter here keeps it in
+      // every run, whatever the reporter selection, and in --merge-reports.
+      // Vitest evaluates the config again for each project, so this hook may run on another instance of this
+      // plugin than the root's config(): the root leaves its reporter in a process-wide slot.
+      const aggregate: unknown = Reflect.get(globalThis, REPORTER_SLOT)
+      const reporters = vitest.config.reporters
+      if (aggregate instanceof Object && !reporters.includes(aggregate as AggregateReporter)) reporters.push(aggregate as AggregateReporter)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.

@@ -5,9 +5,8 @@ import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { SampleMeta } from '../plugin/types.ts'
 import { checkGates, formatSummaryMarkdown, formatSummaryTable, writeReportFiles, type Gates } from '../src/report/index.ts'
-import { newRunId } from '../src/runs/index.ts'
-import { compareCodePoints } from '../src/runs/index.ts'
-import { summarize, type BenchmarkLayout, type SummaryRow } from '../src/scoring/index.ts'
+import { compareCodePoints, newRunId } from '../src/runs/index.ts'
+import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
 
 export interface AggregateReporterOptions {
   layout: BenchmarkLayout
@@ -59,10 +58,12 @@ export class AggregateReporter implements Reporter {
       return
     }
     const rows = metas.map(meta => meta.row)
-    const summary = summarize(rows as SummaryRow[], this.options.layout, { protocol: this.options.protocol })
+    const summary = summarize(rows, this.options.layout, { protocol: this.options.protocol })
     const gates = checkGates(summary, this.options.gates, this.options.layout.blocks.map(b => b.name), this.options.layout.sources)
-    this.print('', formatSummaryTable(summary, this.options.layout), '', ...this.timingLines(metas))
-    const dir = (await this.options.runDir()) ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
+    const runDir = await this.options.runDir()
+    // A merged report (--merge-reports) ran no sample here: its wall time says nothing about the run.
+    this.print('', formatSummaryTable(summary, this.options.layout), '', ...this.timingLines(metas, runDir !== undefined))
+    const dir = runDir ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
     await mkdir(dir, { recursive: true })
     const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) }, (this.options.env ?? process.env).GITHUB_STEP_SUMMARY)
     this.print(`awb: wrote ${paths.join(', ')}`)
@@ -76,13 +77,15 @@ export class AggregateReporter implements Reporter {
     }
   }
 
-  private timingLines(metas: readonly SampleMeta[]): string[] {
+  private timingLines(metas: readonly SampleMeta[], ranHere: boolean): string[] {
     const overheads = metas.map(m => (m.timings.openMs + m.timings.exportMs + m.timings.saveMs) / 1000)
     const agent = metas.map(m => m.timings.agentMs / 1000)
     const scoring = metas.map(m => m.timings.scoreMs / 1000)
     const worst = Math.max(...overheads)
     return [
-      `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${metas[0]?.backend ?? '?'} scoring)`,
+      ranHere
+        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${metas[0]?.backend ?? '?'} scoring)`
+        : `timing: ${metas.length} samples from merged reports (${metas[0]?.backend ?? '?'} scoring)`,
       `  harness overhead per sample (open + export + save): median ${median(overheads).toFixed(2)} s, max ${worst.toFixed(2)} s${worst > OVERHEAD_TARGET_S ? ` (above the ${OVERHEAD_TARGET_S} s target)` : ''}`,
       `  agent per sample: median ${median(agent).toFixed(2)} s; scoring per sample: median ${median(scoring).toFixed(2)} s, max ${Math.max(...scoring).toFixed(2)} s`,
     ]

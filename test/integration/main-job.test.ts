@@ -1,0 +1,109 @@
+// End to end: the benchmark config run as users run it (`vitest run` in a child process) on a small package.
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.samples.map(s => ({ ...s, partIds: ['a', 'b'] })) }))
+const PROJECTS = BLOCKS.flatMap(block => ['--project', block.name])
+
+/** Per block, the replay script of its one sample (`sample-00`). */
+const SCRIPTS: Record<string, string> = {
+  'partnet-none': '{"name":"get_scene"}\n{"name":"set_object_pose","arguments":{"id":"part-0002","position":[0,0,0]}}\n',
+  // Part b pushed far away: geometry fails (SR 0), which a threshold turns into a failed test.
+  'partnet-final-image': '{"name":"translate_objects","arguments":{"ids":["part-0002"],"delta":[3,0,0]}}\n',
+  // A script the replay agent cannot parse: the agent crashes; its (untouched) world is still scored.
+  'ikea-manualbook': '{"name":"get_scene"}\nnot json\n',
+  'assemblybench-manualbook': '{"name":"list_objects"}\n',
+  'fantastic-breaks-none': '{"name":"capture_scene"}\n',
+}
+
+let fixture: PackageFixture
+let work: string
+
+beforeAll(async () => {
+  fixture = await createPackageFixture({ blocks: BLOCKS })
+  work = await mkdtemp(join(tmpdir(), 'awb-main-job-'))
+  for (const [block, script] of Object.entries(SCRIPTS)) {
+    await mkdir(join(work, 'demos', block), { recursive: true })
+    await writeFile(join(work, 'demos', block, 'sample-00.calls.jsonl'), script)
+  }
+})
+afterAll(async () => {
+  await fixture.cleanup()
+  await rm(work, { recursive: true, force: true })
+})
+
+interface ChildRun { code: number; output: string }
+
+function vitest(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
+  return new Promise((done) => {
+    execFile(process.execPath, [VITEST, 'run', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    }, (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}\n${stderr}` }))
+  })
+}
+
+async function writtenSummary(output: string): Promise<Record<string, unknown>> {
+  const match = /awb: wrote (\S+summary\.json)/.exec(output)
+  expect(match, output).not.toBeNull()
+  return JSON.parse(await readFile(match![1]!, 'utf8'))
+}
+
+describe('the main job', () => {
+  let unsharded: ChildRun
+
+  beforeAll(async () => {
+    unsharded = await vitest([...PROJECTS, '--reporter=default', '--reporter=junit', `--outputFile.junit=${join(work, 'junit.xml')}`], {
+      AWB_THRESHOLDS: '{"*": {"SR": 1}}',
+      AWB_GATES: '{"overall": {"SR": 0.9}, "blocks": {"partnet-none": {"PA": 1}}}',
+    })
+  }, 300_000)
+
+  it('runs every block, fails the threshold and the crashing agent, and only those', () => {
+    expect(unsharded.output).toMatch(/Tests\s+2 failed \| 3 passed \(5\)/)
+    expect(unsharded.output).toMatch(/partnet-final-image \/ sample-00.*SR of partnet-final-image \/ sample-00 \(threshold 1\)|SR of partnet-final-image \/ sample-00 \(threshold 1\)/s)
+    expect(unsharded.output).toMatch(/ikea-manualbook \/ sample-00: the agent failed: Error: .*line 2: not valid JSON/)
+  })
+
+  it('fails the run on a gate, naming the gate and the measured value', () => {
+    expect(unsharded.code).not.toBe(0)
+    expect(unsharded.output).toMatch(/awb gate FAILED: overall SR ≥ 0\.9 \(measured 0\.875\)/)
+    expect(unsharded.output).toMatch(/awb gate passed: block partnet-none PA ≥ 1 \(measured 1\)/)
+  })
+
+  it('prints the aggregate table and writes the official summary with the crashed sample scored', async () => {
+    expect(unsharded.output).toMatch(/overall \(official\)\s+87\.5%/)
+    const summary = await writtenSummary(unsharded.output)
+    expect(summary).toMatchObject({ status: 'complete', attempted: 5, scored: 5, official_overall: { SR: 0.875 } })
+    expect((summary.blocks as Record<string, { SR: number }>)['ikea-manualbook']?.SR).toBe(1)
+    expect(unsharded.output).toMatch(/harness overhead per sample \(open \+ export \+ save\): median \d+\.\d+ s/)
+  })
+
+  it('writes one JUnit testcase per sample with the block in its name and the metrics as properties', async () => {
+    const junit = await readFile(join(work, 'junit.xml'), 'utf8')
+    const cases = [...junit.matchAll(/<testcase classname="[^"]*" name="([^"]+)"/g)].map(m => m[1])
+    expect(cases.sort()).toEqual(BLOCKS.map(b => `${b.name} &gt; sample-00`).sort())
+    expect(junit).toMatch(/<property name="SR" value="0">/)
+    expect(junit).toMatch(/<property name="SCD" value="[^"]+">/)
+  })
+
+  it('gives the same aggregate from two shards merged as from one run', async () => {
+    const reports = join(work, 'blobs')
+    for (const shard of ['1/2', '2/2']) {
+      const run = await vitest([...PROJECTS, `--shard=${shard}`, '--reporter=blob', `--outputFile.blob=${join(reports, `blob-${shard.replace('/', '-')}.json`)}`])
+      expect(run.output).not.toMatch(/Startup Error/)
+    }
+    const merged = await vitest(['--merge-reports', reports])
+    const [one, two] = [await writtenSummary(unsharded.output), await writtenSummary(merged.output)]
+    // Wall-clock durations differ between runs by nature; every score and count must be identical.
+    for (const summary of [one, two]) delete (summary.resources as Record<string, unknown>).duration_seconds
+    expect(two).toEqual(one)
+  }, 300_000)
+})
