@@ -13,3 +13,22 @@ export {
   type HeadlessRunRequest,
   type HeadlessRunResponse,
 } from './protocol.ts'
+export {
+  openReferencePageRenderer,
+  REFERENCE_PAGE_RENDERER_NAME,
+  REFERENCE_PAGE_TIMEOUT_MS,
+  type ReferencePageInput,
+  type ReferencePageRenderer,
+  type ReferencePageRendererOptions,
+} from './reference-pages.ts'
+export {
+  REFERENCE_PAGE_GLOBAL,
+  ReferencePagePartSchema,
+  ReferencePageRequestSchema,
+  ReferencePageResponseSchema,
+  WorldMemberSchema,
+  type ReferencePagePart,
+  type ReferencePageRequest,
+  type ReferencePageResponse,
+  type WorldMember,
+} from './reference-page-protocol.ts'

@@ -1,0 +1,136 @@
+// Node only: starts the Vite page server and headless Chromium and loads one page of page/ until its entry global
+// exists; knows nothing about what the page does (episode runs, reference pages).
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium, type Page } from 'playwright'
+import { createServer, type ViteDevServer } from 'vite'
+import { CHROMIUM_ARGS, findChromium } from '../../shared/chromium.ts'
+import { RenderError } from '../errors.ts'
+
+const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url))
+const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+/** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
+const PAGE_READY_TIMEOUT_MS = 60_000
+/** Dependencies Vite must pre-bundle before the page asks for them (CommonJS ones cannot load unbundled). */
+const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill']
+
+export interface OpenBrowserPageOptions {
+  /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
+  executablePath?: string | undefined
+  /** HTML file inside `src/render/headless/page/`, e.g. `index.html`. */
+  file: string
+  /** Name of the `window` property the page sets once its entry is ready. */
+  readyGlobal: string
+}
+
+/** A page loaded in headless Chromium, served by its own Vite server. */
+export interface BrowserPage {
+  page: Page
+  /** The browser's WebGL renderer string (e.g. SwiftShader), or `no WebGL2`. */
+  gpu: string
+  /** Messages of uncaught page errors since the page opened (for error reports). */
+  pageErrors: readonly string[]
+  /** Stops Chromium, then the server; safe to call more than once. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts Vite on 127.0.0.1 (a random port, so the page is a secure context for WebMCP) and Chromium with
+ * `CHROMIUM_ARGS`, opens `file` and waits for `readyGlobal`. Throws `RenderError`
+ * (`RENDER_HEADLESS_LAUNCH`, `RENDER_HEADLESS_PAGE`); anything started is stopped again on failure.
+ */
+export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<BrowserPage> {
+  const executablePath = options.executablePath ?? findChromium()
+  if (executablePath === undefined) {
+    throw new RenderError('RENDER_HEADLESS_LAUNCH', 'no Chromium found for rendered runs; install it (apt-get install chromium) or set AWB_CHROMIUM to its path')
+  }
+  const stack: (() => Promise<void>)[] = []
+  let closing: Promise<void> | undefined
+  const closeAll = (): Promise<void> => {
+    closing ??= (async () => {
+      for (const close of stack.reverse()) await close()
+    })()
+    return closing
+  }
+  try {
+    const server = await startPageServer()
+    stack.push(() => server.close())
+    const browser = await launch(executablePath)
+    stack.push(() => browser.close())
+    const page = await browser.newPage()
+    const pageErrors: string[] = []
+    page.on('pageerror', error => pageErrors.push(error.message))
+    const root = server.resolvedUrls?.local[0]
+    if (root === undefined) throw new RenderError('RENDER_HEADLESS_LAUNCH', 'Vite started but reported no local URL for the headless page')
+    const url = new URL(options.file, root).href
+    await page.goto(url)
+    await page.waitForFunction(name => Reflect.has(window, name), options.readyGlobal, { timeout: PAGE_READY_TIMEOUT_MS }).catch((cause: unknown) => {
+      throw new RenderError('RENDER_HEADLESS_PAGE', `the headless page at ${url} did not start within ${PAGE_READY_TIMEOUT_MS} ms${pageErrors.length > 0 ? `: ${pageErrors.join('; ')}` : ''}`, { cause })
+    })
+    const gpu = await page.evaluate(readGpu)
+    return { page, gpu, pageErrors, close: closeAll }
+  } catch (error) {
+    await closeAll()
+    throw error
+  }
+}
+
+/** What a timed-out or failed evaluation is reported as (whole sentences naming the request and the fix). */
+export interface EvaluationMessages {
+  /** The whole `RENDER_HEADLESS_TIMEOUT` message. */
+  timedOut: string
+  /** Prefix of the `RENDER_HEADLESS_PAGE` message; the page's own message follows after a colon. */
+  failed: string
+}
+
+/**
+ * Runs `task` (a `page.evaluate`) under a limit of `timeoutMs`. A `RenderError` passes through; any other
+ * failure becomes `RENDER_HEADLESS_PAGE` carrying the page's message.
+ */
+export async function evaluateWithTimeout<T>(task: Promise<T>, timeoutMs: number, messages: EvaluationMessages): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RenderError('RENDER_HEADLESS_TIMEOUT', messages.timedOut)), timeoutMs)
+  })
+  try {
+    return await Promise.race([task, timeout])
+  } catch (error) {
+    if (error instanceof RenderError) throw error
+    throw new RenderError('RENDER_HEADLESS_PAGE', `${messages.failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function startPageServer(): Promise<ViteDevServer> {
+  try {
+    const server = await createServer({
+      configFile: false,
+      root: PAGE_DIR,
+      // Its own pre-bundle cache, so driver runs never invalidate the one Vitest keeps.
+      cacheDir: `${PROJECT_ROOT}node_modules/.vite/awb-headless`,
+      logLevel: 'error',
+      clearScreen: false,
+      optimizeDeps: { include: PREBUNDLED_DEPENDENCIES },
+      server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: [PROJECT_ROOT] } },
+    })
+    return await server.listen()
+  } catch (cause) {
+    throw new RenderError('RENDER_HEADLESS_LAUNCH', `the Vite page server did not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
+}
+
+async function launch(executablePath: string): Promise<Browser> {
+  try {
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] })
+  } catch (cause) {
+    throw new RenderError('RENDER_HEADLESS_LAUNCH', `Chromium at ${executablePath} did not start: ${cause instanceof Error ? cause.message : String(cause)}; set AWB_CHROMIUM to a working binary`, { cause })
+  }
+}
+
+/** Runs in the page: the unmasked WebGL renderer string, or why there is none. */
+function readGpu(): string {
+  const gl = new OffscreenCanvas(1, 1).getContext('webgl2')
+  if (gl === null) return 'no WebGL2'
+  const info = gl.getExtension('WEBGL_debug_renderer_info')
+  return String(gl.getParameter(info === null ? gl.RENDERER : info.UNMASKED_RENDERER_WEBGL))
+}
