@@ -1,0 +1,134 @@
+// The benchmark surface (runner.md §4.4, environment.md §6): list_pages, list_webmcp_tools, execute_webmcp_tool
+// (names, inputs and texts mirror chrome-devtools-mcp 1.8.0 with page-id routing) and read_manual_page; each
+// tool declared once. Served over a ToolRelay; no transport here.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import * as z from 'zod'
+import { bytesToBase64 } from './base64.ts'
+import { promoteImages } from './image-promotion.ts'
+import { errorResult, type ToolCallGate } from './tool-call-gate.ts'
+import type { RelayTool, ToolRelay } from './tool-relay.ts'
+
+/** The four tools of the benchmark surface, in the order they are listed. */
+export const BENCHMARK_TOOL_NAMES = ['list_pages', 'list_webmcp_tools', 'execute_webmcp_tool', 'read_manual_page'] as const
+
+const PageIdSchema = z.number().describe('Targets a specific page by ID.')
+
+/** Declarations (description + zod shape) of the benchmark tools; the SDK derives their JSON Schemas. */
+const TOOLS = {
+  list_pages: {
+    description: 'Get a list of pages open in the browser.',
+    inputSchema: {},
+    annotations: { readOnlyHint: true },
+  },
+  list_webmcp_tools: {
+    description: 'Lists all WebMCP tools the page exposes.',
+    inputSchema: { pageId: PageIdSchema },
+    annotations: { readOnlyHint: true },
+  },
+  execute_webmcp_tool: {
+    description: 'Executes a WebMCP tool exposed by the page.',
+    inputSchema: {
+      pageId: PageIdSchema,
+      toolName: z.string().describe('The name of the WebMCP tool to execute'),
+      input: z.string().optional().describe('The JSON-stringified parameters to pass to the WebMCP tool'),
+    },
+    annotations: { readOnlyHint: false },
+  },
+  read_manual_page: {
+    description: 'Returns one reference page image of this task, one-based, in page order (the images attached to the first message).',
+    inputSchema: { page: z.number().int().min(1).describe('One-based page number') },
+    annotations: { readOnlyHint: true },
+  },
+} satisfies Record<(typeof BENCHMARK_TOOL_NAMES)[number], { description: string, inputSchema: z.ZodRawShape, annotations: { readOnlyHint: boolean } }>
+
+/** Registers the four benchmark tools on a new `McpServer`; every call goes through `gate`. */
+export function createBenchmarkServer(relay: ToolRelay, gate: ToolCallGate, info: { name: string, version: string }): McpServer {
+  const server = new McpServer(info)
+  server.registerTool('list_pages', TOOLS.list_pages, args => gate.run('list_pages', args, async () => listPages(relay)))
+  server.registerTool('list_webmcp_tools', TOOLS.list_webmcp_tools, args => gate.run('list_webmcp_tools', args, async () => {
+    const wrongPage = checkPage(relay, args.pageId)
+    return wrongPage ?? toolListResult(await relay.listTools())
+  }))
+  server.registerTool('execute_webmcp_tool', TOOLS.execute_webmcp_tool, args => gate.run('execute_webmcp_tool', args, signal => executeTool(relay, args, signal)))
+  server.registerTool('read_manual_page', TOOLS.read_manual_page, args => gate.run('read_manual_page', args, async () => readManualPage(relay, args.page)))
+  return server
+}
+
+async function listPages(relay: ToolRelay): Promise<CallToolResult> {
+  const { page } = relay
+  const tools = await relay.listTools()
+  const listing = toolListResult(tools)
+  return {
+    content: [{ type: 'text', text: `## Pages\n${page.id}: ${page.title} (${page.url}) [selected]\n${textOf(listing)}` }],
+    structuredContent: { pages: [{ id: page.id, url: page.url, title: page.title, selected: true }], ...listing.structuredContent },
+  }
+}
+
+/** chrome-devtools-mcp's `## WebMCP tools` section: one `name=…, description=…, inputSchema=…, annotations=…` line per tool. */
+function toolListResult(tools: readonly RelayTool[]): CallToolResult {
+  const lines = tools.length === 0
+    ? ['No WebMCP tools available.']
+    : tools.map(tool => `name="${tool.name}", description="${tool.description}", inputSchema=${JSON.stringify(tool.inputSchema)}, annotations=${JSON.stringify(tool.annotations ?? {})}`)
+  return {
+    content: [{ type: 'text', text: ['## WebMCP tools', ...lines].join('\n') }],
+    structuredContent: { webmcpTools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })) },
+  }
+}
+
+/** The page-id boundary: only the loaded environment page may be targeted. */
+function checkPage(relay: ToolRelay, pageId: number): CallToolResult | undefined {
+  if (pageId === relay.page.id) return undefined
+  return errorResult(`No page with id ${pageId} is available to this task; the environment page is ${relay.page.id}. Call list_pages to see it.`)
+}
+
+async function executeTool(relay: ToolRelay, args: { pageId: number, toolName: string, input?: string | undefined }, signal: AbortSignal): Promise<CallToolResult> {
+  const wrongPage = checkPage(relay, args.pageId)
+  if (wrongPage !== undefined) return wrongPage
+  const input = parseInput(args.input)
+  if (typeof input === 'string') return errorResult(input)
+  const tools = await relay.listTools()
+  if (!tools.some(tool => tool.name === args.toolName)) {
+    return errorResult(`Tool ${args.toolName} not found; call list_webmcp_tools for the tools of page ${relay.page.id}.`)
+  }
+  let answer: { status: 'Completed' | 'Error', output: string | null, errorText: string | null }
+  let images: CallToolResult['content'] = []
+  try {
+    const promoted = promoteImages(await relay.callTool(args.toolName, input, { signal }))
+    answer = { status: 'Completed', output: promoted.text, errorText: null }
+    images = promoted.images
+  } catch (error) {
+    answer = { status: 'Error', output: null, errorText: error instanceof Error ? error.message : String(error) }
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }, ...images] }
+}
+
+/** The parsed `input` object, or the error text chrome-devtools-mcp gives for input that is not a JSON object. */
+function parseInput(input: string | undefined): Record<string, unknown> | string {
+  if (input === undefined || input === '') return {}
+  try {
+    const value: unknown = JSON.parse(input)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
+    return 'Failed to parse input as JSON: Parsed input is not an object'
+  } catch (error) {
+    return `Failed to parse input as JSON: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+function readManualPage(relay: ToolRelay, page: number): CallToolResult {
+  const pages = relay.referencePages
+  if (pages.length === 0) return errorResult('This task has no reference pages, so read_manual_page has nothing to return.')
+  const found = pages[page - 1]
+  if (found === undefined) return errorResult(`Page ${page} is out of range: this task has ${pages.length} reference page${pages.length === 1 ? '' : 's'} (1–${pages.length}).`)
+  return {
+    content: [
+      { type: 'text', text: `Reference page ${page} of ${pages.length}.` },
+      { type: 'image', data: bytesToBase64(found.bytes), mimeType: found.mimeType },
+    ],
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  const first = result.content[0]
+  return first?.type === 'text' ? first.text : ''
+}
