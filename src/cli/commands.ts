@@ -72,4 +72,18 @@ export const COMMANDS: CommandSpec[] = [
     ],
     load: () => import('./commands/fixtures.ts'),
   },
+  {
+    usage: 'mcp',
+    description: 'Serve one episode to an MCP client: `awb mcp --episode IN.zip [--http PORT] [--surface benchmark|direct] [--out FINAL.zip]`',
+    options: [
+      { flags: '--episode <file>', description: 'The episode archive to open (setup or active)' },
+      { flags: '--http <port>', description: 'Serve Streamable HTTP on 127.0.0.1:<port> (0 = any free port) instead of stdio; prints {"url"} on stdout' },
+      { flags: '--surface <kind>', description: 'benchmark (list_pages, list_webmcp_tools, execute_webmcp_tool, read_manual_page; default) or direct (the scene tools)' },
+      { flags: '--out <file>', description: 'Where the final episode is written on exit (default <name>.final.episode.zip next to the input)' },
+      { flags: '--page <file>', description: 'A reference page for read_manual_page (repeatable, in page order)' },
+      { flags: '--node', description: 'Run the world in Node without a browser (capture_scene answers unsupported_capability)' },
+      { flags: '--connect <url>', description: 'Bridge mode: forward stdio to a running Streamable HTTP endpoint (what agent CLIs spawn)' },
+    ],
+    load: () => import('./commands/mcp.ts'),
+  },
 ]

@@ -32,3 +32,9 @@ export {
   type ReferencePageResponse,
   type WorldMember,
 } from './reference-page-protocol.ts'
+export {
+  openEpisodeSession,
+  type EpisodeSession,
+  type EpisodeSessionTool,
+  type OpenEpisodeSessionOptions,
+} from './episode-session.ts'

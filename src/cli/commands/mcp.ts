@@ -1,0 +1,132 @@
+// `awb mcp`: one standalone environment (headless Chromium, or `--node` without rendering) served to any MCP client
+// over stdio or Streamable HTTP; exports the final episode on exit. `awb mcp --connect URL` is the stdio bridge
+// agent CLIs spawn. Wiring only: the surfaces live in src/mcp, the page in src/render/headless.
+import { basename, dirname, extname, join, resolve } from 'node:path'
+import * as z from 'zod'
+import type { ReferencePage } from '../../agents/index.ts'
+import type { ToolRelay } from '../../mcp/index.ts'
+import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { parseFlags } from '../flags.ts'
+import { readInputFile } from '../read-input-file.ts'
+import { UsageError } from '../usage-error.ts'
+
+const McpFlagsSchema = z.looseObject({
+  episode: z.string().optional(),
+  http: z.coerce.number().int().min(0).max(65_535).optional(),
+  surface: z.enum(['benchmark', 'direct']).default('benchmark'),
+  out: z.string().optional(),
+  page: z.union([z.string(), z.array(z.string())]).optional(),
+  node: z.boolean().optional(),
+  connect: z.string().optional(),
+})
+
+/** Media types of reference pages by extension (benchmark-package.md §13.3: PNG, JPEG, WebP). */
+const PAGE_MIME_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' }
+
+/** A running environment: its relay, and how to export and stop it. */
+interface Environment {
+  relay: ToolRelay
+  exportEpisode(): Promise<Uint8Array>
+  close(): Promise<void>
+  describe: string
+}
+
+export async function run(args: unknown[]): Promise<number> {
+  const flags = parseFlags('mcp', McpFlagsSchema, args.at(-1))
+  const mcp = await import('../../mcp/index.ts')
+  if (flags.connect !== undefined) {
+    await mcp.runStdioBridge({ url: flags.connect })
+    return 0
+  }
+  if (flags.episode === undefined) throw new UsageError('mcp needs --episode <episode.zip> (or --connect <url> to bridge stdio to a running endpoint)')
+  const out = resolve(flags.out ?? defaultOut(flags.episode))
+  if (out === resolve(flags.episode)) throw new UsageError(`mcp: --out ${flags.out ?? out} is the input episode; the final episode must go to a new file`)
+  const episodeBytes = await readInputFile(flags.episode, '--episode')
+  const pages = await readPages(flags.page === undefined ? [] : [flags.page].flat())
+  const environment = flags.node === true
+    ? await openInNode(episodeBytes, flags.episode, pages)
+    : await openInBrowser(episodeBytes, flags.episode, pages)
+  process.stderr.write(`awb mcp: ${flags.episode} open (${environment.describe}), ${flags.surface} surface\n`)
+  try {
+    const surface = mcp.createMcpSurface({ relay: environment.relay, surface: flags.surface })
+    if (flags.http === undefined) {
+      await untilStopped(mcp.serveStdio(surface))
+    } else {
+      const server = await mcp.startMcpHttpServer({ surface, port: flags.http })
+      process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
+      process.stderr.write(`awb mcp: serving ${server.url} (stop with Ctrl-C)\n`)
+      try {
+        await untilStopped(new Promise<never>(() => undefined))
+      } finally {
+        await server.close()
+      }
+    }
+    await writeFileAtomic(out, await environment.exportEpisode())
+    process.stderr.write(`awb mcp: wrote ${out} (${surface.calls} tool calls)\n`)
+    return 0
+  } finally {
+    await environment.close()
+  }
+}
+
+/** `<dir>/<name>.final.episode.zip` next to the input (`name` without `.episode.zip` / `.zip`). */
+function defaultOut(episode: string): string {
+  const name = basename(episode).replace(/(\.episode)?\.zip$/i, '')
+  return join(dirname(episode), `${name}.final.episode.zip`)
+}
+
+async function readPages(files: string[]): Promise<ReferencePage[]> {
+  const pages: ReferencePage[] = []
+  for (const [index, file] of files.entries()) {
+    const mimeType = PAGE_MIME_TYPES[extname(file).toLowerCase()]
+    if (mimeType === undefined) throw new UsageError(`mcp: --page ${file}: a reference page must be .png, .jpg, .jpeg or .webp`)
+    pages.push({ page: index + 1, mimeType, bytes: await readInputFile(file, '--page') })
+  }
+  return pages
+}
+
+/** Resolves when `work` ends (stdin closed) or on the first SIGINT / SIGTERM; the handlers are removed again. */
+async function untilStopped(work: Promise<unknown>): Promise<void> {
+  let stop: (() => void) | undefined
+  const stopped = new Promise<void>(resolve => {
+    stop = resolve
+  })
+  const onSignal = (): void => stop?.()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    await Promise.race([work, stopped])
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
+async function openInNode(bytes: Uint8Array, source: string, pages: ReferencePage[]): Promise<Environment> {
+  const { decodeEpisode, encodeEpisode } = await import('../../episode/index.ts')
+  const { loadMujoco, WorldRuntime } = await import('../../world/index.ts')
+  const { createRuntimeRelay } = await import('../../mcp/index.ts')
+  const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode: await decodeEpisode(bytes, { source }), source })
+  return {
+    relay: createRuntimeRelay({ runtime, referencePages: pages }),
+    exportEpisode: () => encodeEpisode(runtime.exportEpisode(), { source }),
+    close: async () => runtime.dispose(),
+    describe: 'in Node, capture_scene unsupported',
+  }
+}
+
+async function openInBrowser(bytes: Uint8Array, source: string, pages: ReferencePage[]): Promise<Environment> {
+  const { openEpisodeSession } = await import('../../render/headless/index.ts')
+  const session = await openEpisodeSession({ episode: bytes, source })
+  return {
+    relay: {
+      page: { id: 1, url: session.url, title: 'AssemblyWorldBench environment' },
+      referencePages: pages,
+      listTools: () => session.listTools(),
+      callTool: (name, input) => session.callTool(name, input),
+    },
+    exportEpisode: () => session.exportEpisode(),
+    close: () => session.close(),
+    describe: `headless Chromium, ${session.renderer} on ${session.gpu}`,
+  }
+}
