@@ -29,6 +29,6 @@ export async function run(args: unknown[]): Promise<number> {
     process.stdout.write(`awb fixtures: wrote ${out} (seed ${seed}, ${generated.entries.length} evaluations, ${generated.files.size} files)\n`)
     return 0
   } finally {
-    await pool.close()
+    await Promise.all([pool.close(), pageRenderer?.close()])
   }
 }
