@@ -86,4 +86,10 @@ export const COMMANDS: CommandSpec[] = [
     ],
     load: () => import('./commands/mcp.ts'),
   },
+  {
+    usage: 'doctor',
+    description: 'Check Node, Chromium, MuJoCo 3.12.0, a WebMCP round trip in headless Chromium, agent CLIs, API keys (never printed) and the scoring backend',
+    options: [{ flags: '--json', description: 'Print one JSON report on stdout instead of lines' }],
+    load: () => import('./commands/doctor.ts'),
+  },
 ]
