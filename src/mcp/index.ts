@@ -5,6 +5,7 @@ export {
   createRuntimeRelay, DEFAULT_RELAY_PAGE,
   type RelayCallOptions, type RelayPage, type RelayRuntime, type RelayTool, type RuntimeRelayOptions, type ToolRelay,
 } from './tool-relay.ts'
+export { bytesToBase64 } from './base64.ts'
 export { IMAGE_PLACEHOLDER, promoteImages, type PromotedImage, type PromotedOutput } from './image-promotion.ts'
 export { errorResult, MCP_TOOL_TIMEOUT_MS, ToolCallGate, type ConversationSink, type ToolCallGateOptions } from './tool-call-gate.ts'
 export { BENCHMARK_TOOL_NAMES } from './benchmark-surface.ts'

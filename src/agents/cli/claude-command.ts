@@ -1,0 +1,45 @@
+// Builds the Claude Code invocation exactly as runner.md §4.5 lists it (flags, mcp.json, stream-json user message
+// with the reference pages); no I/O.
+import { join } from 'node:path'
+import { bytesToBase64 } from '../../mcp/index.ts'
+import { CliAgentError } from './errors.ts'
+import { type CliInvocation, type InvocationInput, MCP_SERVER_NAME, type WorkspacePage } from './invocation.ts'
+
+/** Media types Claude accepts in base64 image blocks. */
+const CLAUDE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp'])
+
+/** The first user message's content: the prompt alone, or the prompt then one image block per page (page order). */
+export function firstUserContent(prompt: string, pages: readonly WorkspacePage[]): string | Record<string, unknown>[] {
+  if (pages.length === 0) return prompt
+  return [
+    { type: 'text', text: prompt },
+    ...pages.map(page => {
+      if (!CLAUDE_IMAGE_TYPES.has(page.mimeType)) {
+        throw new CliAgentError('CLI_AGENT_PAGE_TYPE', `reference page ${page.page} (${page.path}) is ${page.mimeType}; pages must be PNG, JPEG or WebP`)
+      }
+      return { type: 'image', source: { type: 'base64', media_type: page.mimeType, data: bytesToBase64(page.bytes) } }
+    }),
+  ]
+}
+
+/**
+ * `claude -p --output-format stream-json …` with no built-in tools, only `mcp__assembly__*` allowed, the relay
+ * declared in `<workspace>/mcp.json`. With pages stdin is one stream-json user message; without, the prompt text.
+ */
+export function buildClaudeInvocation(input: InvocationInput): CliInvocation {
+  const mcpConfig = join(input.workspace, 'mcp.json')
+  const args = [
+    '-p', '--output-format', 'stream-json', '--verbose', '--model', input.model,
+    '--mcp-config', mcpConfig, '--strict-mcp-config',
+    '--setting-sources', '', '--tools', '',
+    '--permission-mode', 'dontAsk', '--allowedTools', `mcp__${MCP_SERVER_NAME}__*`,
+    '--no-session-persistence', '--disable-slash-commands', '--no-chrome',
+    ...(input.effort === undefined ? [] : ['--effort', input.effort]),
+    ...(input.pages.length === 0 ? [] : ['--input-format', 'stream-json']),
+  ]
+  const stdin = input.pages.length === 0
+    ? input.prompt
+    : `${JSON.stringify({ type: 'user', message: { role: 'user', content: firstUserContent(input.prompt, input.pages) }, parent_tool_use_id: null })}\n`
+  const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'stdio', command: input.mcp.command, args: [...input.mcp.args] } } }
+  return { command: 'claude', args, stdin, files: [{ path: mcpConfig, content: `${JSON.stringify(config, null, 2)}\n` }] }
+}

@@ -1,0 +1,19 @@
+// Public entry of the CLI agents (Node side): Codex CLI and Claude Code invocations, their event readers with the
+// privacy filter, quota recognition and the end-to-end runner.
+export { CLI_AGENT_ERROR_CODES, CliAgentError, type CliAgentErrorCode } from './errors.ts'
+export { MCP_SERVER_NAME, type CliInvocation, type InvocationInput, type McpStdioServer, type WorkspacePage } from './invocation.ts'
+export { buildCodexInvocation, checkCodexOverrides, CODEX_TOOL_TIMEOUT_S, type CodexInvocationInput } from './codex-command.ts'
+export { buildClaudeInvocation, firstUserContent } from './claude-command.ts'
+export { emptyStreamState, type CliStreamState } from './stream-state.ts'
+export { readCodexEvent } from './codex-events.ts'
+export { readClaudeEvent } from './claude-events.ts'
+export { isPrivateNode, scrubPrivate } from './privacy-filter.ts'
+export { isQuotaExhausted, QUOTA_PATTERN } from './quota.ts'
+export {
+  agentEnvironment, KILL_GRACE_MS, runAgentProcess, STDERR_TAIL_BYTES, STDOUT_LINE_LIMIT_BYTES,
+  type AgentProcessOptions, type AgentProcessResult,
+} from './agent-process.ts'
+export {
+  CLI_AGENT_KINDS, runCliAgent,
+  type CliAgentKind, type CliAgentRun, type CliExecution, type RunCliAgentOptions,
+} from './run-cli-agent.ts'
