@@ -1,0 +1,62 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MUJOCO_ENGINE_BUILD, runDoctor } from '../../../src/cli/commands/doctor.ts'
+import { runCli } from '../../helpers/run-cli.ts'
+
+const SENTINEL_KEY = 'sk-doctor-sentinel-should-never-print'
+let bin: string
+
+beforeAll(async () => {
+  // A PATH holding a fake `codex` only, so the CLI probes do not depend on this machine.
+  bin = await mkdtemp(join(tmpdir(), 'awb-doctor-'))
+  await writeFile(join(bin, 'codex'), '#!/bin/sh\necho "codex-cli 9.9.9"\n')
+  await chmod(join(bin, 'codex'), 0o755)
+})
+
+afterAll(async () => {
+  await rm(bin, { recursive: true, force: true })
+})
+
+describe('awb doctor', () => {
+  it('passes the essentials here: Node, Chromium, MuJoCo with the 3.12.0 engineBuild, a WebMCP round trip; reports CLIs and keys', async () => {
+    const report = await runDoctor({ PATH: bin, OPENAI_API_KEY: SENTINEL_KEY, ANTHROPIC_API_KEY: '  ' })
+    expect(report.ok).toBe(true)
+    expect(report.checks.node).toMatchObject({ status: 'ok', essential: true })
+    expect(report.checks.chromium).toMatchObject({ status: 'ok', essential: true, data: { path: expect.any(String), version: expect.stringMatching(/Chrom/) } })
+    expect(report.checks.mujoco).toMatchObject({ status: 'ok', data: { version: '3.12.0', engineBuild: MUJOCO_ENGINE_BUILD } })
+    expect(report.checks.webmcp).toMatchObject({ status: 'ok', essential: true, data: { via: ['webmcp', 'webmcp'] } })
+    expect(report.checks['agent codex']).toMatchObject({ status: 'ok', detail: 'codex-cli 9.9.9', essential: false })
+    expect(report.checks['agent claude']).toMatchObject({ status: 'missing', essential: false })
+    expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (value not shown)' })
+    expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
+    expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-kd-tree', gpu: expect.stringContaining('gpu.js is not installed') } })
+    expect(JSON.stringify(report)).not.toContain(SENTINEL_KEY)
+  })
+
+  it('fails (exit 1) without Chromium, skips the WebMCP check, and prints no key in text or JSON', async () => {
+    const saved = { AWB_CHROMIUM: process.env.AWB_CHROMIUM, OPENAI_API_KEY: process.env.OPENAI_API_KEY }
+    process.env.AWB_CHROMIUM = join(bin, 'no-such-chromium')
+    process.env.OPENAI_API_KEY = SENTINEL_KEY
+    try {
+      const text = await runCli(['doctor'])
+      expect(text.code).toBe(1)
+      expect(text.stdout).toMatch(/failed\s+chromium\s+AWB_CHROMIUM=.*no-such-chromium is not an executable; install Chromium or set AWB_CHROMIUM/)
+      expect(text.stdout).toMatch(/skipped\s+webmcp/)
+      expect(text.stdout).toContain('doctor: an essential check failed')
+      const json = await runCli(['doctor', '--json'])
+      expect(json.code).toBe(1)
+      const report = JSON.parse(json.stdout) as { ok: boolean; checks: Record<string, { status: string }> }
+      expect(report.ok).toBe(false)
+      expect(report.checks.mujoco?.status).toBe('ok')
+      expect(report.checks.webmcp?.status).toBe('skipped')
+      expect(text.stdout + text.stderr + json.stdout + json.stderr).not.toContain(SENTINEL_KEY)
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key]
+        else process.env[key] = value
+      }
+    }
+  })
+})
