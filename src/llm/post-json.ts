@@ -10,7 +10,7 @@ export const LLM_RETRY_MAX_DELAY_MS = 30_000
 /** Limit of one attempt, in milliseconds: long generations with images can take minutes. */
 export const LLM_REQUEST_TIMEOUT_MS = 600_000
 
-/** Statuses worth another attempt: request timeout, conflict, rate limit, server errors (as the providers' SDKs do). */
+/** Statuses worth another attempt besides 5xx: request timeout, conflict, rate limit (as the providers' SDKs do). */
 const RETRYABLE_STATUS = new Set([408, 409, 429])
 
 export interface PostJsonOptions {
@@ -65,7 +65,8 @@ async function attemptOnce(options: PostJsonOptions, doFetch: typeof fetch, body
   }
   if (!response.ok) {
     const message = redact(providerMessage(text), options.secrets)
-    const isRetryable = RETRYABLE_STATUS.has(response.status) || response.status >= 500
+    // An exhausted quota also answers 429, but waiting does not refill it: fail at once so the run can stop.
+    const isRetryable = (RETRYABLE_STATUS.has(response.status) || response.status >= 500) && !isQuotaError(text)
     const hint = response.status === 401 || response.status === 403 ? ' (check the API key variable)' : ''
     return failed(new LlmError('LLM_HTTP_ERROR', `${options.label} answered HTTP ${response.status}${hint}: ${message}`, { status: response.status }), isRetryable, retryAfterOf(response.headers))
   }
@@ -96,6 +97,19 @@ function retryAfterOf(headers: Headers): number | undefined {
   if (Number.isFinite(seconds)) return seconds * 1000
   const date = Date.parse(value)
   return Number.isFinite(date) ? date - Date.now() : undefined
+}
+
+/** OpenAI marks an exhausted quota or billing limit with `error.code` / `error.type` `insufficient_quota`. */
+function isQuotaError(text: string): boolean {
+  try {
+    const json: unknown = JSON.parse(text)
+    if (json === null || typeof json !== 'object' || !('error' in json)) return false
+    const error: unknown = json.error
+    if (error === null || typeof error !== 'object') return false
+    return ('code' in error && error.code === 'insufficient_quota') || ('type' in error && error.type === 'insufficient_quota')
+  } catch {
+    return false
+  }
 }
 
 /** Both APIs put a readable text in `error.message` (`{error: {message}}`); otherwise the start of the body. */

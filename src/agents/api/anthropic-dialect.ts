@@ -37,7 +37,7 @@ export function createAnthropicConversation(start: DialectStart): DialectConvers
   const tools = start.tools.map(tool => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
 
   return {
-    requestBody: () => ({ model: start.model, max_tokens: start.maxOutputTokens, messages, tools }),
+    requestBody: () => ({ model: start.model, max_tokens: start.maxOutputTokens, messages, ...(tools.length > 0 ? { tools } : {}) }),
 
     readResponse(json: unknown): ModelTurn {
       const parsed = MessageResponseSchema.safeParse(json)

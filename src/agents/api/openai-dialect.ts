@@ -47,7 +47,8 @@ export function createOpenAiConversation(start: DialectStart): DialectConversati
   const tools = start.tools.map(tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }))
 
   return {
-    requestBody: () => ({ model: start.model, messages, tools, max_completion_tokens: start.maxOutputTokens }),
+    // OpenAI rejects an empty `tools` array, so a page without tools sends none.
+    requestBody: () => ({ model: start.model, messages, ...(tools.length > 0 ? { tools } : {}), max_completion_tokens: start.maxOutputTokens }),
 
     readResponse(json: unknown): ModelTurn {
       const parsed = ChatCompletionSchema.safeParse(json)

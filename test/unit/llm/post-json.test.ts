@@ -60,6 +60,14 @@ describe('postJson', () => {
     expect(error.message).toBe('test provider answered HTTP 503: overloaded')
   })
 
+  it('does not retry a 429 that reports an exhausted quota, and keeps the provider’s quota text', async () => {
+    const { fetchFn, calls } = scriptedFetch([json(429, { error: { message: 'You exceeded your current quota, please check your plan.', type: 'insufficient_quota', code: 'insufficient_quota' } })])
+    const error = await failure(postJson(options(fetchFn, [])))
+    expect(calls).toHaveLength(1)
+    expect(error.status).toBe(429)
+    expect(error.message).toContain('You exceeded your current quota')
+  })
+
   it('does not retry a 400, and says what the provider said', async () => {
     const { fetchFn, calls } = scriptedFetch([json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: too large' } })])
     const error = await failure(postJson(options(fetchFn, [])))

@@ -48,6 +48,15 @@ describe('createApiAgent', () => {
     }
   })
 
+  it('sends no tools field when the page registered no tools (OpenAI rejects an empty list)', async () => {
+    for (const provider of ['openai', 'anthropic'] as const) {
+      const { transport, requests } = fakeTransport([provider === 'openai' ? openAiText(1, 'ok') : anthropicText(1, 'ok')])
+      const { ctx } = context({})
+      await createApiAgent({ provider, model: 'm', transport }).run({ ...ctx, tools: { list: () => [], call: ctx.tools.call } })
+      expect(requests[0]!.body).not.toHaveProperty('tools')
+    }
+  })
+
   it('answers unparseable arguments and unknown tools with an error envelope the model reads, without calling the page', async () => {
     const { transport, requests } = fakeTransport([
       openAiToolCall(1, { name: 'get_scene', arguments: {} }, false, '{"broken'),
