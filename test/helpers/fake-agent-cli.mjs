@@ -21,7 +21,7 @@ if (kind === undefined) {
   process.exit(2)
 }
 const stdin = readFileSync(0, 'utf8')
-if (process.env.FAKE_AGENT_LOG) writeFileSync(process.env.FAKE_AGENT_LOG, JSON.stringify({ argv, stdin, cwd: process.cwd(), env: pickEnv() }))
+if (process.env.FAKE_AGENT_LOG) writeFileSync(process.env.FAKE_AGENT_LOG, JSON.stringify({ pid: process.pid, argv, stdin, cwd: process.cwd(), env: pickEnv() }))
 
 if (mode === 'crash') {
   process.stderr.write('fake-agent-cli: simulated crash (segfault in the model client)\n')

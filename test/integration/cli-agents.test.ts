@@ -1,0 +1,175 @@
+// CLI agents end to end: the fake Codex / Claude CLI (test/helpers/fake-agent-cli.mjs) driven by runCliAgent,
+// talking to the benchmark surface over the stdio bridge and Streamable HTTP, backed by a real WorldRuntime on a
+// package sample; the final episode is scored. Also crash, hang (timeout), quota, invalid output, and a
+// ground-truth canary that nothing served may contain.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { runCliAgent, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
+import { composePrompt, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
+import { encodeEpisode, decodeEpisode } from '../../src/episode/index.ts'
+import { createScorer, scoreFinalEpisode, type SampleScorer } from '../../src/evaluate/index.ts'
+import { createMcpSurface, createRuntimeRelay, startMcpHttpServer, type McpHttpServer } from '../../src/mcp/index.ts'
+import { findSample, openPackage, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../../src/package/index.ts'
+import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
+import { createPackageFixture, type PackageFixture } from '../helpers/package-fixture.ts'
+
+const FAKE_CLI = fileURLToPath(new URL('../helpers/fake-agent-cli.mjs', import.meta.url))
+/** A ground-truth value planted in evaluation.json (a GT position component); no served byte may contain it. */
+const CANARY = '0.7315926535897'
+const BLOCK = 'ikea-manualbook'
+
+let fixture: PackageFixture
+let pkg: BenchmarkPackage
+let sample: PackageSample
+let pages: ReferencePage[]
+let scorer: SampleScorer
+let scratch: string
+
+beforeAll(async () => {
+  fixture = await createPackageFixture({
+    blocks: [{ name: BLOCK, source: 'ikea-manual', repoId: 'AssemblyWorld/source-2', configId: 'fixture', referenceMode: 'manualbook', pageCount: 2, samples: [{ id: 'sample-00', partIds: ['a', 'b'] }] }],
+    edit: { evaluation: (_block, _id, json) => { json.gt_poses.b = [Number(CANARY), 0, 0, 1, 0, 0, 0] } },
+  })
+  pkg = await openPackage(fixture.root)
+  sample = findSample(pkg, BLOCK, 'sample-00')
+  pages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: 'image/png', bytes: await readPage(pkg, page) })))
+  scorer = createScorer({ workers: 1 })
+  scratch = await mkdtemp(join(tmpdir(), 'awb-cli-agents-'))
+})
+
+afterAll(async () => {
+  await scorer?.close()
+  await fixture?.cleanup()
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
+})
+
+interface Environment {
+  runtime: WorldRuntime
+  server: McpHttpServer
+  records: ConversationEntry[]
+}
+let environment: Environment | undefined
+afterEach(async () => {
+  await environment?.server.close()
+  environment?.runtime.dispose()
+  environment = undefined
+})
+
+/** The sample's episode in a Node runtime, served over HTTP; every record lands in one list (the conversation). */
+async function openEnvironment(): Promise<Environment> {
+  const episode = await decodeEpisode(await readEpisode(pkg, sample), { source: sample.episodePath })
+  const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode })
+  const records: ConversationEntry[] = []
+  const surface = createMcpSurface({ relay: createRuntimeRelay({ runtime, referencePages: pages }), onRecord: entry => { records.push(entry) } })
+  environment = { runtime, server: await startMcpHttpServer({ surface }), records }
+  return environment
+}
+
+let runs = 0
+async function runFake(kind: CliAgentKind, env: Record<string, string> = {}, options: Partial<RunCliAgentOptions> = {}) {
+  const { server, records } = environment ?? await openEnvironment()
+  const workspace = await mkdtemp(join(scratch, 'ws-'))
+  const log = join(scratch, `log-${++runs}.json`)
+  const run = await runCliAgent({
+    kind,
+    model: 'fake-model-1',
+    prompt: composePrompt('Assemble the supplied parts.\n'),
+    pages,
+    mcp: { url: server.url },
+    workspace,
+    executable: { command: process.execPath, args: [FAKE_CLI] },
+    env: { ...process.env, ...env, FAKE_AGENT_LOG: log, CLAUDECODE: '1', CODEX_THREAD_ID: 'parent', CLAUDE_CODE_ENTRYPOINT: 'cli' },
+    onRecord: entry => { records.push(entry) },
+    ...options,
+  })
+  const invocation = JSON.parse(await readFile(log, 'utf8')) as { pid: number, argv: string[], stdin: string, env: Record<string, string> }
+  return { run, records, invocation, workspace }
+}
+
+describe('CLI agents through the benchmark surface', () => {
+  it('codex: completes, tools reach the world, reasoning and relay calls are not duplicated, the final episode scores', async () => {
+    const { run, records, invocation, workspace } = await runFake('codex')
+    expect(run.execution).toMatchObject({ status: 'completed', exit_code: 0, agent_error: null, parse_errors: 0, error: null, cost_usd: null, model: 'fake-model-1' })
+    expect(run.execution.usage).toEqual({ input_tokens: 1200, cached_input_tokens: 200, output_tokens: 340 })
+    expect(run.outcome).toMatchObject({ status: 'completed', checked_connections: ['part-0001/part-0002'] })
+    expect(run.isQuotaExhausted).toBe(false)
+    // First record: the user message, prompt then the pages in order.
+    expect(records[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'text' }, { type: 'image' }, { type: 'image' }] })
+    const calls = records.filter(record => record.type === 'tool_call').map(record => record.type === 'tool_call' ? record.name : '')
+    expect(calls).toEqual(['list_pages', 'list_webmcp_tools', 'execute_webmcp_tool', 'execute_webmcp_tool', 'read_manual_page', 'read_manual_page'])
+    expect(records.filter(record => record.type === 'tool_result')).toHaveLength(6)
+    expect(JSON.stringify(records)).not.toContain('I should look at the scene first.')
+    expect(records.some(record => record.type === 'event' && JSON.stringify(record.event).includes('mcp_tool_call'))).toBe(false)
+    // The images went to codex as --image files in the workspace, in page order; the prompt on stdin.
+    expect(invocation.argv.filter((_, i) => invocation.argv[i - 1] === '--image')).toEqual([join(workspace, 'reference-0001.png'), join(workspace, 'reference-0002.png')])
+    expect(invocation.stdin).toBe(composePrompt('Assemble the supplied parts.\n'))
+    expect(invocation.env).toEqual({ CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1', FAKE_AGENT_LOG: expect.any(String) as unknown })
+
+    const finalBytes = await encodeEpisode(environment!.runtime.exportEpisode(), { source: 'final' })
+    const score = await scoreFinalEpisode({ pkg, sample, finalBytes, finalSource: 'final', scorer })
+    expect(score.status).toBe('scored')
+    expect(score.state_index).toBe(1)
+  })
+
+  it('claude: session reduced to id and model, no thinking or signatures, cost as reported', async () => {
+    const { run, records, invocation, workspace } = await runFake('claude')
+    expect(run.execution).toMatchObject({ status: 'completed', cost_usd: 0.0123, model: 'fake-model', usage: { input_tokens: 1200, output_tokens: 340, service_tier: 'standard' } })
+    expect(run.outcome?.status).toBe('completed')
+    expect(records.find(record => record.type === 'session')).toEqual({ type: 'session', session_id: 'session-1', model: 'fake-model' })
+    const text = JSON.stringify(records)
+    for (const hidden of ['sig-secret', 'I should look at the scene first.', 'apiKeySource', '"cwd"']) expect(text).not.toContain(hidden)
+    expect(invocation.argv).toContain('--input-format')
+    const config = JSON.parse(await readFile(join(workspace, 'mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }
+    expect(Object.keys(config.mcpServers)).toEqual(['assembly'])
+    expect(records.filter(record => record.type === 'tool_call')).toHaveLength(6)
+  })
+
+  it('a crash is failed with the exit code and the stderr tail', async () => {
+    const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'crash' })
+    expect(run.execution).toMatchObject({ status: 'failed', exit_code: 3, final_answer: null })
+    expect(run.execution.error).toContain('simulated crash')
+    expect(run.outcome).toBeNull()
+  })
+
+  it('a hang past the limit is a timeout and the whole process group is killed', async () => {
+    const { run, invocation } = await runFake('claude', { FAKE_AGENT_MODE: 'hang' }, { timeoutMs: 1_500 })
+    expect(run.execution.status).toBe('timeout')
+    expect(run.execution.error).toContain('TimeoutError')
+    expect(() => process.kill(invocation.pid, 0)).toThrow()
+  })
+
+  it('cancelling is interrupted', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 1_000)
+    const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'hang' }, { signal: controller.signal })
+    expect(run.execution.status).toBe('interrupted')
+  })
+
+  it('quota text is recognised and the run is failed', async () => {
+    const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'quota' })
+    expect(run.execution.status).toBe('failed')
+    expect(run.execution.agent_error).toContain('usage limit')
+    expect(run.isQuotaExhausted).toBe(true)
+  })
+
+  it('an invalid output line fails the run and is kept as a parse_error record', async () => {
+    const { run, records } = await runFake('claude', { FAKE_AGENT_MODE: 'bad-line' })
+    expect(run.execution).toMatchObject({ status: 'failed', parse_errors: 1 })
+    expect(run.outcome?.status).toBe('completed')
+    expect(records).toContainEqual({ type: 'parse_error', text: 'this is not JSON' })
+  })
+
+  it('ground-truth canary: nothing served to the agent contains a value of evaluation.json', async () => {
+    expect(await readFile(fixture.path(sample.evaluationPath), 'utf8')).toContain(CANARY)
+    const reads = [['list_objects', {}], ['get_scene', {}], ['get_state', {}], ['get_object', { id: 'part-0001' }], ['get_object', { id: 'part-0002' }], ['capture_scene', {}]]
+    const { run, records } = await runFake('codex', { FAKE_AGENT_MODE: 'tool-error', FAKE_AGENT_CALLS: JSON.stringify(reads) })
+    expect(run.execution.status).toBe('completed')
+    const results = records.filter(record => record.type === 'tool_result')
+    expect(results).toHaveLength(2 + reads.length + pages.length + 1)
+    expect(JSON.stringify(records)).not.toContain(CANARY)
+    expect(JSON.stringify(records)).not.toContain(CANARY.slice(0, 8))
+  })
+})
