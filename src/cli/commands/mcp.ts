@@ -117,7 +117,7 @@ async function openInNode(bytes: Uint8Array, source: string, pages: ReferencePag
 
 async function openInBrowser(bytes: Uint8Array, source: string, pages: ReferencePage[]): Promise<Environment> {
   const { openEpisodeSession } = await import('../../render/headless/index.ts')
-  const session = await openEpisodeSession({ episode: bytes, source })
+  const session = await openEpisodeSession({ episode: bytes, source, hasOwnSignalHandling: true })
   return {
     relay: {
       page: { id: 1, url: session.url, title: 'AssemblyWorldBench environment' },

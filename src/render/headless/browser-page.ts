@@ -20,6 +20,11 @@ export interface OpenBrowserPageOptions {
   file: string
   /** Name of the `window` property the page sets once its entry is ready. */
   readyGlobal: string
+  /**
+   * The caller handles SIGINT / SIGTERM / SIGHUP itself (e.g. to export before closing), so Playwright must not
+   * install its handlers, which close the browser and exit the process at once. Default false.
+   */
+  hasOwnSignalHandling?: boolean | undefined
 }
 
 /** A page loaded in headless Chromium, served by its own Vite server. */
@@ -52,9 +57,9 @@ export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<
     return closing
   }
   try {
-    const server = await startPageServer()
+    const server = await startPageServer(options.hasOwnSignalHandling === true)
     stack.push(() => server.close())
-    const browser = await launch(executablePath)
+    const browser = await launch(executablePath, options.hasOwnSignalHandling === true)
     stack.push(() => browser.close())
     const page = await browser.newPage()
     const pageErrors: string[] = []
@@ -101,7 +106,9 @@ export async function evaluateWithTimeout<T>(task: Promise<T>, timeoutMs: number
   }
 }
 
-async function startPageServer(): Promise<ViteDevServer> {
+async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevServer> {
+  const sigterm = process.listeners('SIGTERM')
+  const stdinEnd = process.stdin.listeners('end')
   try {
     const server = await createServer({
       configFile: false,
@@ -113,15 +120,23 @@ async function startPageServer(): Promise<ViteDevServer> {
       optimizeDeps: { include: PREBUNDLED_DEPENDENCIES },
       server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: [PROJECT_ROOT] } },
     })
-    return await server.listen()
+    const listening = await server.listen()
+    // Vite's dev server exits the process on SIGTERM and when stdin ends (its CLI behaviour). A caller that
+    // handles those itself (stdio MCP serving, export before exit) must not lose the process under it.
+    if (hasOwnSignalHandling) {
+      for (const listener of process.listeners('SIGTERM')) if (!sigterm.includes(listener)) process.off('SIGTERM', listener)
+      for (const listener of process.stdin.listeners('end')) if (!stdinEnd.includes(listener)) process.stdin.off('end', listener as () => void)
+    }
+    return listening
   } catch (cause) {
     throw new RenderError('RENDER_HEADLESS_LAUNCH', `the Vite page server did not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }
 }
 
-async function launch(executablePath: string): Promise<Browser> {
+async function launch(executablePath: string, hasOwnSignalHandling: boolean): Promise<Browser> {
+  const signals = hasOwnSignalHandling ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}
   try {
-    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] })
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS], ...signals })
   } catch (cause) {
     throw new RenderError('RENDER_HEADLESS_LAUNCH', `Chromium at ${executablePath} did not start: ${cause instanceof Error ? cause.message : String(cause)}; set AWB_CHROMIUM to a working binary`, { cause })
   }

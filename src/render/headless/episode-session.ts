@@ -24,6 +24,8 @@ export interface OpenEpisodeSessionOptions {
   source: string
   /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
   executablePath?: string | undefined
+  /** The caller handles SIGINT / SIGTERM itself (exports, then closes); Playwright must not exit the process. */
+  hasOwnSignalHandling?: boolean | undefined
 }
 
 /** A registered page tool (the WebMCP registration object without `execute`). */
@@ -46,7 +48,7 @@ export interface EpisodeSession {
 
 /** Starts the page server and Chromium and opens `episode` in the page. Throws `RenderError` (`RENDER_HEADLESS_*`). */
 export async function openEpisodeSession(options: OpenEpisodeSessionOptions): Promise<EpisodeSession> {
-  const opened = await openBrowserPage({ executablePath: options.executablePath, file: 'episode-session.html', readyGlobal: EPISODE_SESSION_GLOBAL })
+  const opened = await openBrowserPage({ executablePath: options.executablePath, file: 'episode-session.html', readyGlobal: EPISODE_SESSION_GLOBAL, hasOwnSignalHandling: options.hasOwnSignalHandling })
   try {
     const { page } = opened
     const raw = await evaluateWithTimeout(invoke(page, 'open', { episode: bytesToBase64(options.episode), source: options.source }), OPEN_TIMEOUT_MS, {

@@ -1,0 +1,96 @@
+// `awb mcp` as an agent CLI sees it: a child process serving one episode over stdio (Node world) or Streamable
+// HTTP (headless Chromium world), exporting the final episode when the client goes away or on SIGTERM.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeEpisode } from '../../../src/episode/index.ts'
+import { findChromium } from '../../../src/shared/chromium.ts'
+import { archiveOf, buildSetupEpisode, tinyPng } from '../../helpers/episode-fixture.ts'
+import { runCli } from '../../helpers/run-cli.ts'
+import { execute } from './mcp-fixture.ts'
+
+const AWB = fileURLToPath(new URL('../../../bin/awb.mjs', import.meta.url))
+/** Opening Vite + Chromium + MuJoCo in the page takes a while on 2 cores. */
+const BROWSER_TEST_TIMEOUT_MS = 180_000
+
+let dir: string
+let input: string
+let inputBytes: Uint8Array
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'awb-mcp-'))
+  input = join(dir, 'chair.episode.zip')
+  inputBytes = await archiveOf(buildSetupEpisode())
+  await writeFile(input, inputBytes)
+  await writeFile(join(dir, 'page-1.png'), tinyPng(42))
+})
+afterAll(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+})
+
+describe('awb mcp', () => {
+  it('serves stdio (Node world) and writes <name>.final.episode.zip next to the input when the client leaves', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [AWB, 'mcp', '--episode', input, '--node', '--page', join(dir, 'page-1.png')], stderr: 'pipe' })
+    const client = new Client({ name: 'test', version: '0' })
+    await client.connect(transport)
+    const { answer } = await execute(client, 'translate_objects', { ids: ['part-0002'], delta: [0, 0.5, 0] })
+    expect(answer.status).toBe('Completed')
+    const page = await client.callTool({ name: 'read_manual_page', arguments: { page: 1 } }) as CallToolResult
+    expect(page.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png' })
+    const exited = new Promise<void>(resolve => transport.onclose = () => resolve())
+    await client.close()
+    await exited
+    const final = await decodeEpisode(new Uint8Array(await readFile(join(dir, 'chair.final.episode.zip'))), { source: 'final' })
+    expect(final.calls.map(call => call.name)).toEqual(['translate_objects'])
+    expect(new Uint8Array(await readFile(input))).toEqual(inputBytes)
+  })
+
+  it('refuses to overwrite the input and an unknown surface (usage errors)', async () => {
+    const same = await runCli(['mcp', '--episode', input, '--out', input, '--node'])
+    expect(same.code).toBe(2)
+    expect(same.stderr).toContain('is the input episode')
+    const surface = await runCli(['mcp', '--episode', input, '--surface', 'everything', '--node'])
+    expect(surface.code).toBe(2)
+    expect(surface.stderr).toContain('--surface')
+    const none = await runCli(['mcp'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('needs --episode')
+  })
+
+  it.runIf(findChromium() !== undefined)('serves HTTP from headless Chromium (rendered captures) and exports on SIGTERM', async () => {
+    const out = join(dir, 'http-final.zip')
+    const child = spawn(process.execPath, [AWB, 'mcp', '--episode', input, '--http', '0', '--surface', 'direct', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', chunk => { stderr += String(chunk) })
+    try {
+      const [line] = await once(child.stdout.setEncoding('utf8'), 'data') as [string]
+      const { url } = JSON.parse(line) as { url: string }
+      const client = new Client({ name: 'test', version: '0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      const { tools } = await client.listTools()
+      expect(tools.map(tool => tool.name)).toContain('capture_scene')
+      await client.callTool({ name: 'set_object_pose', arguments: { id: 'part-0001', position: [0, 0, 0.3] } })
+      const capture = await client.callTool({ name: 'capture_scene', arguments: {} }) as CallToolResult
+      expect(capture.isError, JSON.stringify(capture.content[0])).toBe(false)
+      const image = capture.content[1]
+      expect(image?.type === 'image' && Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe('PNG')
+      await client.close()
+      const exited = once(child, 'exit')
+      child.kill('SIGTERM')
+      const [code] = await exited as [number | null]
+      expect(code, stderr).toBe(0)
+      const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+      expect(final.calls.map(call => call.name)).toEqual(['set_object_pose', 'capture_scene'])
+      expect(final.observations.size).toBe(1)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, BROWSER_TEST_TIMEOUT_MS)
+})
