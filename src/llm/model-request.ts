@@ -3,9 +3,10 @@ import { type ModelRequest, ModelRequestSchema } from '../agents/api/index.ts'
 import { LlmError } from './errors.ts'
 import { postJson } from './post-json.ts'
 import { resolveProviderEndpoint } from './provider-config.ts'
+import { readProviderEnv } from './provider-env.ts'
 
 export interface ModelRequestOptions {
-  /** Where keys and base URLs are read (default `process.env`). */
+  /** Where keys and base URLs are read (default `readProviderEnv()`: exported variables over `.env`). */
   env?: Record<string, string | undefined>
   /** Limit of one attempt in ms (default `LLM_REQUEST_TIMEOUT_MS`). */
   timeoutMs?: number
@@ -30,7 +31,7 @@ export async function modelRequest(request: unknown, options: ModelRequestOption
     throw new LlmError('LLM_BAD_REQUEST', `model request ${issue?.path.join('.') || ''}: ${issue?.message ?? 'invalid'}; expected {provider: "openai" | "anthropic", body: {model, …}}`)
   }
   const valid: ModelRequest = parsed.data
-  const endpoint = resolveProviderEndpoint(valid.provider, options.env ?? process.env)
+  const endpoint = resolveProviderEndpoint(valid.provider, options.env ?? readProviderEnv())
   return postJson({
     url: endpoint.url,
     headers: endpoint.headers,

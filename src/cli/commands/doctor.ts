@@ -50,8 +50,8 @@ export async function run(args: unknown[]): Promise<number> {
   return report.ok ? 0 : 1
 }
 
-/** Runs every check; `ok` when Node, Chromium, MuJoCo and the WebMCP round trip pass. */
-export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorReport> {
+/** Runs every check; `ok` when Node, Chromium, MuJoCo and the WebMCP round trip pass. Keys are looked up in `env`, then `<cwd>/.env`. */
+export async function runDoctor(env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): Promise<DoctorReport> {
   const checks: Record<string, DoctorCheck> = {}
   checks.node = checkNode()
   const chromium = await checkChromium(env)
@@ -61,9 +61,17 @@ export async function runDoctor(env: NodeJS.ProcessEnv): Promise<DoctorReport> {
     ? { status: 'skipped', essential: true, detail: 'needs Chromium and MuJoCo (see above)' }
     : await checkWebMcp(chromium.path)
   for (const cli of AGENT_CLIS) checks[`agent ${cli}`] = await checkAgentCli(cli, env)
-  for (const variable of KEY_VARIABLES) {
-    const isPresent = (env[variable] ?? '').trim() !== ''
-    checks[variable] = { status: isPresent ? 'ok' : 'missing', essential: false, detail: isPresent ? 'set (value not shown)' : 'not set (needed only for the agents that use it)' }
+  try {
+    const { readProviderEnv } = await import('../../llm/index.ts')
+    const merged = readProviderEnv({ env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
+    for (const variable of KEY_VARIABLES) {
+      const isExported = (env[variable] ?? '').trim() !== ''
+      const isPresent = isExported || (merged[variable] ?? '').trim() !== ''
+      const detail = isExported ? 'set (exported; value not shown)' : isPresent ? 'set in .env (value not shown)' : 'not set, exported or in .env (needed only for the agents that use it)'
+      checks[variable] = { status: isPresent ? 'ok' : 'missing', essential: false, detail }
+    }
+  } catch (error) {
+    checks.credentials = { status: 'failed', essential: false, detail: `key presence unknown: ${describe(error)}` }
   }
   checks.scoring = checkScoring()
   const ok = Object.values(checks).every(check => !check.essential || check.status === 'ok')

@@ -13,6 +13,7 @@ beforeAll(async () => {
   bin = await mkdtemp(join(tmpdir(), 'awb-doctor-'))
   await writeFile(join(bin, 'codex'), '#!/bin/sh\necho "codex-cli 9.9.9"\n')
   await chmod(join(bin, 'codex'), 0o755)
+  await writeFile(join(bin, '.env'), `CODEX_API_KEY=${SENTINEL_KEY}-dotenv\n`)
 })
 
 afterAll(async () => {
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 describe('awb doctor', () => {
   it('passes the essentials here: Node, Chromium, MuJoCo with the 3.12.0 engineBuild, a WebMCP round trip; reports CLIs and keys', async () => {
-    const report = await runDoctor({ PATH: bin, OPENAI_API_KEY: SENTINEL_KEY, ANTHROPIC_API_KEY: '  ' })
+    const report = await runDoctor({ PATH: bin, OPENAI_API_KEY: SENTINEL_KEY, ANTHROPIC_API_KEY: '  ' }, { cwd: bin })
     expect(report.ok).toBe(true)
     expect(report.checks.node).toMatchObject({ status: 'ok', essential: true })
     expect(report.checks.chromium).toMatchObject({ status: 'ok', essential: true, data: { path: expect.any(String), version: expect.stringMatching(/Chrom/) } })
@@ -29,8 +30,9 @@ describe('awb doctor', () => {
     expect(report.checks.webmcp).toMatchObject({ status: 'ok', essential: true, data: { via: ['webmcp', 'webmcp'] } })
     expect(report.checks['agent codex']).toMatchObject({ status: 'ok', detail: 'codex-cli 9.9.9', essential: false })
     expect(report.checks['agent claude']).toMatchObject({ status: 'missing', essential: false })
-    expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (value not shown)' })
+    expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (exported; value not shown)' })
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
+    expect(report.checks.CODEX_API_KEY).toMatchObject({ status: 'ok', detail: 'set in .env (value not shown)' })
     expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-kd-tree', gpu: expect.stringContaining('gpu.js is not installed') } })
     expect(JSON.stringify(report)).not.toContain(SENTINEL_KEY)
   })
