@@ -112,12 +112,16 @@ describe('postJson over HTTP', () => {
   afterEach(async () => { await server?.close() })
 
   it('gives up on a request that outlives the timeout with LLM_TIMEOUT, without retrying', async () => {
-    server = await startFakeModelServer()
-    server.script('openai', [{ hang: true }])
-    const error = await failure(postJson({ url: `${server.openaiBaseUrl}/chat/completions`, headers: {}, body: { model: 'm' }, label: 'p', secrets: [], timeoutMs: 50 }))
+    let calls = 0
+    // A server that never answers: the fetch settles only when its signal aborts.
+    const hangingFetch = ((_url: string | URL | Request, init?: RequestInit) => {
+      calls++
+      return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }))
+    }) as typeof fetch
+    const error = await failure(postJson({ url: 'http://model.test/x', headers: {}, body: { model: 'm' }, label: 'p', secrets: [], timeoutMs: 20, fetch: hangingFetch }))
     expect(error.code).toBe('LLM_TIMEOUT')
-    expect(error.message).toContain('within 0.05 s')
-    expect(server.requests).toHaveLength(1)
+    expect(error.message).toContain('within 0.02 s')
+    expect(calls).toBe(1)
   })
 
   it('stops with LLM_ABORTED when the caller aborts, without retrying', async () => {
