@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { runCliAgent, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
+import { runCliAgent, runCliAgentOnRelay, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
 import { composePrompt, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
 import { encodeEpisode, decodeEpisode } from '../../src/episode/index.ts'
 import { createScorer, scoreFinalEpisode, type SampleScorer } from '../../src/evaluate/index.ts'
@@ -171,5 +171,28 @@ describe('CLI agents through the benchmark surface', () => {
     expect(results).toHaveLength(2 + reads.length + pages.length + 1)
     expect(JSON.stringify(records)).not.toContain(CANARY)
     expect(JSON.stringify(records)).not.toContain(CANARY.slice(0, 8))
+  })
+
+  it('runCliAgentOnRelay: one call runs the sample on its own endpoint and counts the tool calls', async () => {
+    const episode = await decodeEpisode(await readEpisode(pkg, sample), { source: sample.episodePath })
+    const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode })
+    try {
+      const records: ConversationEntry[] = []
+      const run = await runCliAgentOnRelay({
+        kind: 'claude',
+        model: 'fake-model-1',
+        prompt: composePrompt('Assemble the supplied parts.\n'),
+        relay: createRuntimeRelay({ runtime, referencePages: pages }),
+        workspace: await mkdtemp(join(scratch, 'ws-')),
+        executable: { command: process.execPath, args: [FAKE_CLI] },
+        onRecord: entry => { records.push(entry) },
+      })
+      expect(run.execution.status).toBe('completed')
+      expect(run.toolCalls).toBe(records.filter(record => record.type === 'tool_call').length)
+      expect(run.toolCalls).toBe(6)
+      expect(runtime.exportEpisode().calls.map(call => call.name)).toEqual(['get_scene', 'translate_objects'])
+    } finally {
+      runtime.dispose()
+    }
   })
 })

@@ -17,3 +17,4 @@ export {
   CLI_AGENT_KINDS, runCliAgent,
   type CliAgentKind, type CliAgentRun, type CliExecution, type RunCliAgentOptions,
 } from './run-cli-agent.ts'
+export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
