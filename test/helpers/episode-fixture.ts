@@ -8,6 +8,7 @@ import {
   sha256Hex,
 } from '../../src/episode/index.ts'
 import type { Call, CallEvent, Camera, Episode, Frame, Manifest, ObjectEntry, Producer, ToolName, TraceFrame, Vec3 } from '../../src/episode/index.ts'
+import { benchmarkModelXml } from '../../fixtures/generator/episode.ts'
 
 /** `awa-<64 hex>` id of every fixture episode. */
 export const FIXTURE_EPISODE_ID = `awa-${'0123456789abcdef'.repeat(4)}`
@@ -167,31 +168,8 @@ export async function buildActiveEpisode(options: EpisodeFixtureOptions = {}): P
   return episode
 }
 
-/** `<mujoco model="assembly-task">` with one free-jointed mesh body per part (§2.12). */
-export function benchmarkModelXml(parts: number): string {
-  const ids = Array.from({ length: parts }, (_, i) => benchmarkPartId(i + 1))
-  return [
-    '<mujoco model="assembly-task">',
-    '  <compiler angle="radian" autolimits="true"/>',
-    '  <option timestep="0.002" gravity="0 0 0">',
-    '    <flag contact="disable" constraint="disable" autoreset="disable"/>',
-    '  </option>',
-    '  <asset>',
-    ...ids.map(id => `    <mesh name="${id}" file="meshes/${id}.obj" inertia="shell"/>`),
-    '  </asset>',
-    '  <worldbody>',
-    ...ids.flatMap(id => [
-      `    <body name="${id}" pos="0 0 0" quat="1 0 0 0">`,
-      '      <freejoint/>',
-      '      <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/>',
-      `      <geom type="mesh" mesh="${id}" contype="0" conaffinity="0" rgba="0.70 0.73 0.79 1"/>`,
-      '    </body>',
-    ]),
-    '  </worldbody>',
-    '</mujoco>',
-    '',
-  ].join('\n')
-}
+/** The benchmark world XML, exactly as the synthetic package generator writes it (§2.12). */
+export { benchmarkModelXml }
 
 /** An axis-aligned box as Wavefront OBJ: 8 `v` lines (17 significant digits) and 12 triangles. */
 export function boxObj(centre: Vec3, half: number): string {
