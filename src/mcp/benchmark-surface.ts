@@ -1,8 +1,8 @@
 // The benchmark surface (runner.md §4.4, environment.md §6): list_pages, list_webmcp_tools, execute_webmcp_tool
 // (names, inputs and texts mirror chrome-devtools-mcp 1.8.0 with page-id routing) and read_manual_page; each
 // tool declared once. Served over a ToolRelay; no transport here.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
 import { bytesToBase64 } from './base64.ts'
 import { promoteImages } from './image-promotion.ts'
@@ -42,17 +42,79 @@ const TOOLS = {
   },
 } satisfies Record<(typeof BENCHMARK_TOOL_NAMES)[number], { description: string, inputSchema: z.ZodRawShape, annotations: { readOnlyHint: boolean } }>
 
-/** Registers the four benchmark tools on a new `McpServer`; every call goes through `gate`. */
-export function createBenchmarkServer(relay: ToolRelay, gate: ToolCallGate, info: { name: string, version: string }): McpServer {
-  const server = new McpServer(info)
-  server.registerTool('list_pages', TOOLS.list_pages, args => gate.run('list_pages', args, async () => listPages(relay)))
-  server.registerTool('list_webmcp_tools', TOOLS.list_webmcp_tools, args => gate.run('list_webmcp_tools', args, async () => {
-    const wrongPage = checkPage(relay, args.pageId)
-    return wrongPage ?? toolListResult(await relay.listTools())
-  }))
-  server.registerTool('execute_webmcp_tool', TOOLS.execute_webmcp_tool, args => gate.run('execute_webmcp_tool', args, signal => executeTool(relay, args, signal)))
-  server.registerTool('read_manual_page', TOOLS.read_manual_page, args => gate.run('read_manual_page', args, async () => readManualPage(relay, args.page)))
+type BenchmarkToolName = (typeof BENCHMARK_TOOL_NAMES)[number]
+
+/** Input objects of the tools, built once from their shapes (unknown keys pass, as in chrome-devtools-mcp). */
+const INPUTS = {
+  list_pages: z.looseObject(TOOLS.list_pages.inputSchema),
+  list_webmcp_tools: z.looseObject(TOOLS.list_webmcp_tools.inputSchema),
+  execute_webmcp_tool: z.looseObject(TOOLS.execute_webmcp_tool.inputSchema),
+  read_manual_page: z.looseObject(TOOLS.read_manual_page.inputSchema),
+}
+
+/** The tools as `tools/list` shows them: JSON Schemas generated from the zod shapes. */
+const LISTED: Tool[] = BENCHMARK_TOOL_NAMES.map(name => ({
+  name,
+  description: TOOLS[name].description,
+  inputSchema: { ...inputJsonSchema(INPUTS[name]), type: 'object' },
+  annotations: TOOLS[name].annotations,
+}))
+
+function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, additionalProperties: _open, ...json } = z.toJSONSchema(schema, { io: 'input' })
+  return json
+}
+
+/**
+ * A protocol server with the four benchmark tools. Every call, allowed or not, goes through `gate` (serialised
+ * and recorded). Any other name answers `Tool is not allowed` (runner.md §4.4); invalid arguments answer the
+ * SDK's `Input validation error` text, both as `isError` results the agent can read.
+ */
+export function createBenchmarkServer(relay: ToolRelay, gate: ToolCallGate, info: { name: string, version: string }): Server {
+  const server = new Server(info, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }))
+  server.setRequestHandler(CallToolRequestSchema, request => {
+    const { name } = request.params
+    const args = request.params.arguments ?? {}
+    return gate.run(name, args, signal => {
+      if (!isBenchmarkTool(name)) return Promise.resolve(errorResult(`Tool is not allowed: ${name}. The tools are ${BENCHMARK_TOOL_NAMES.join(', ')}.`))
+      return callBenchmarkTool(relay, name, args, signal)
+    })
+  })
   return server
+}
+
+function isBenchmarkTool(name: string): name is BenchmarkToolName {
+  return (BENCHMARK_TOOL_NAMES as readonly string[]).includes(name)
+}
+
+async function callBenchmarkTool(relay: ToolRelay, name: BenchmarkToolName, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  switch (name) {
+    case 'list_pages':
+      return listPages(relay)
+    case 'list_webmcp_tools': {
+      const parsed = INPUTS.list_webmcp_tools.safeParse(args)
+      if (!parsed.success) return invalid(name, parsed.error)
+      return checkPage(relay, parsed.data.pageId) ?? toolListResult(await relay.listTools())
+    }
+    case 'execute_webmcp_tool': {
+      const parsed = INPUTS.execute_webmcp_tool.safeParse(args)
+      return parsed.success ? executeTool(relay, parsed.data, signal) : invalid(name, parsed.error)
+    }
+    case 'read_manual_page': {
+      const parsed = INPUTS.read_manual_page.safeParse(args)
+      return parsed.success ? readManualPage(relay, parsed.data.page) : invalid(name, parsed.error)
+    }
+    default: {
+      const never: never = name
+      throw new TypeError(`unhandled benchmark tool ${String(never)}`)
+    }
+  }
+}
+
+/** The SDK's wording for arguments that fail the schema (what McpServer answers), naming the tool and the issue. */
+function invalid(name: string, error: z.ZodError): CallToolResult {
+  return errorResult(`MCP error -32602: Input validation error: Invalid arguments for tool ${name}: ${z.prettifyError(error)}`)
 }
 
 async function listPages(relay: ToolRelay): Promise<CallToolResult> {

@@ -42,7 +42,7 @@ export function createMcpSurface(options: McpSurfaceOptions): McpSurface {
     createServer: () => {
       switch (kind) {
         case 'benchmark':
-          return createBenchmarkServer(options.relay, gate, MCP_SERVER_INFO).server
+          return createBenchmarkServer(options.relay, gate, MCP_SERVER_INFO)
         case 'direct':
           return createDirectServer(options.relay, gate, MCP_SERVER_INFO)
         default: {

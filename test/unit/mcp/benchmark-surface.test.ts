@@ -25,6 +25,20 @@ describe('benchmark surface', () => {
     expect(read.inputSchema.properties?.page).toMatchObject({ type: 'integer', minimum: 1 })
   })
 
+  it('any other tool is not allowed (and still recorded); unknown argument keys are tolerated', async () => {
+    fixture = await openSurface()
+    const client = await connectInMemory(fixture.surface)
+    for (const name of ['navigate_page', 'evaluate_script', 'translate_objects']) {
+      const result = await client.callTool({ name, arguments: {} }) as CallToolResult
+      expect(result.isError).toBe(true)
+      expect(firstText(result)).toMatch(new RegExp(`^Tool is not allowed: ${name}\\.`))
+    }
+    expect(fixture.records.filter(record => record.type === 'tool_call')).toHaveLength(3)
+    expect(fixture.runtime.exportEpisode().calls).toEqual([])
+    const extra = await client.callTool({ name: 'list_webmcp_tools', arguments: { pageId: 1, verbose: true } }) as CallToolResult
+    expect(extra.isError).toBeUndefined()
+  })
+
   it('list_pages shows the environment page and its WebMCP tools', async () => {
     fixture = await openSurface()
     const client = await connectInMemory(fixture.surface)
