@@ -43,29 +43,36 @@ export async function run(args: unknown[]): Promise<number> {
   if (out === resolve(flags.episode)) throw new UsageError(`mcp: --out ${flags.out ?? out} is the input episode; the final episode must go to a new file`)
   const episodeBytes = await readInputFile(flags.episode, '--episode')
   const pages = await readPages(flags.page === undefined ? [] : [flags.page].flat())
-  const environment = flags.node === true
-    ? await openInNode(episodeBytes, flags.episode, pages)
-    : await openInBrowser(episodeBytes, flags.episode, pages)
-  process.stderr.write(`awb mcp: ${flags.episode} open (${environment.describe}), ${flags.surface} surface\n`)
+  // Installed before anything starts and kept until the export is written: a second signal (or a client's
+  // SIGTERM after closing stdin) must not kill the process mid-export.
+  const stop = listenForStop()
   try {
-    const surface = mcp.createMcpSurface({ relay: environment.relay, surface: flags.surface })
-    if (flags.http === undefined) {
-      await untilStopped(mcp.serveStdio(surface))
-    } else {
-      const server = await mcp.startMcpHttpServer({ surface, port: flags.http })
-      process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
-      process.stderr.write(`awb mcp: serving ${server.url} (stop with Ctrl-C)\n`)
-      try {
-        await untilStopped(new Promise<never>(() => undefined))
-      } finally {
-        await server.close()
+    const environment = flags.node === true
+      ? await openInNode(episodeBytes, flags.episode, pages)
+      : await openInBrowser(episodeBytes, flags.episode, pages)
+    process.stderr.write(`awb mcp: ${flags.episode} open (${environment.describe}), ${flags.surface} surface\n`)
+    try {
+      const surface = mcp.createMcpSurface({ relay: environment.relay, surface: flags.surface })
+      if (flags.http === undefined) {
+        await Promise.race([mcp.serveStdio(surface), stop.stopped])
+      } else {
+        const server = await mcp.startMcpHttpServer({ surface, port: flags.http })
+        process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
+        process.stderr.write(`awb mcp: serving ${server.url} (stop with Ctrl-C)\n`)
+        try {
+          await stop.stopped
+        } finally {
+          await server.close()
+        }
       }
+      await writeFileAtomic(out, await environment.exportEpisode())
+      process.stderr.write(`awb mcp: wrote ${out} (${surface.calls} tool calls)\n`)
+      return 0
+    } finally {
+      await environment.close()
     }
-    await writeFileAtomic(out, await environment.exportEpisode())
-    process.stderr.write(`awb mcp: wrote ${out} (${surface.calls} tool calls)\n`)
-    return 0
   } finally {
-    await environment.close()
+    stop.dispose()
   }
 }
 
@@ -85,20 +92,27 @@ async function readPages(files: string[]): Promise<ReferencePage[]> {
   return pages
 }
 
-/** Resolves when `work` ends (stdin closed) or on the first SIGINT / SIGTERM; the handlers are removed again. */
-async function untilStopped(work: Promise<unknown>): Promise<void> {
+/**
+ * `stopped` resolves on the first SIGINT / SIGTERM; later signals are absorbed until `dispose()` (the export
+ * is being written). The handlers replace the default ones that would end the process at once.
+ */
+function listenForStop(): { stopped: Promise<void>, dispose(): void } {
   let stop: (() => void) | undefined
   const stopped = new Promise<void>(resolve => {
     stop = resolve
   })
-  const onSignal = (): void => stop?.()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
-  try {
-    await Promise.race([work, stopped])
-  } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+  const onSignal = (signal: NodeJS.Signals): void => {
+    process.stderr.write(`awb mcp: ${signal}: stopping and exporting the final episode\n`)
+    stop?.()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return {
+    stopped,
+    dispose: () => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    },
   }
 }
 

@@ -64,6 +64,41 @@ describe('awb mcp', () => {
     expect(none.stderr).toContain('needs --episode')
   })
 
+  it('--http serves the Node world on a loopback URL and exports on SIGTERM', async () => {
+    const out = join(dir, 'node-http-final.zip')
+    const child = spawn(process.execPath, [AWB, 'mcp', '--episode', input, '--http', '0', '--node', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] })
+    try {
+      const [line] = await once(child.stdout.setEncoding('utf8'), 'data') as [string]
+      const client = new Client({ name: 'test', version: '0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL((JSON.parse(line) as { url: string }).url)))
+      await execute(client, 'get_scene')
+      await client.close()
+      const exited = once(child, 'exit')
+      child.kill('SIGTERM')
+      expect((await exited)[0]).toBe(0)
+      const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+      expect(final.calls.map(call => call.name)).toEqual(['get_scene'])
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
+  it.runIf(findChromium() !== undefined)('serves stdio from headless Chromium and exports when stdin closes (Vite must not exit first)', async () => {
+    const out = join(dir, 'browser-stdio-final.zip')
+    const transport = new StdioClientTransport({ command: process.execPath, args: [AWB, 'mcp', '--episode', input, '--out', out], stderr: 'pipe' })
+    const client = new Client({ name: 'test', version: '0' })
+    await client.connect(transport)
+    const { result } = await execute(client, 'capture_scene')
+    const image = result.content[1]
+    expect(image?.type === 'image' && Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe('PNG')
+    const exited = new Promise<void>(resolve => transport.onclose = () => resolve())
+    await client.close()
+    await exited
+    const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+    expect(final.calls.map(call => call.name)).toEqual(['capture_scene'])
+    expect(final.observations.size).toBe(1)
+  }, BROWSER_TEST_TIMEOUT_MS)
+
   it.runIf(findChromium() !== undefined)('serves HTTP from headless Chromium (rendered captures) and exports on SIGTERM', async () => {
     const out = join(dir, 'http-final.zip')
     const child = spawn(process.execPath, [AWB, 'mcp', '--episode', input, '--http', '0', '--surface', 'direct', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] })
