@@ -5,7 +5,7 @@ export const MCP_ERROR_CODES = [
   'MCP_TOOL_TIMEOUT',
   'MCP_HTTP_LISTEN',
   'MCP_BRIDGE_CONNECT',
-  'MCP_SURFACE_CLOSED',
+  'MCP_PAGE_RELAY',
 ] as const
 export type McpErrorCode = (typeof MCP_ERROR_CODES)[number]
 

@@ -13,3 +13,5 @@ export { createMcpSurface, MCP_SERVER_INFO, SURFACE_KINDS, type McpSurface, type
 export { startMcpHttpServer, type McpHttpServer, type McpHttpServerOptions } from './http-server.ts'
 export { runStdioBridge, serveStdio, type StdioBridgeOptions } from './stdio.ts'
 export { bridgeCommand, type StdioCommand } from './bridge-command.ts'
+export { createPageRelay, type PageEvaluator, type PageRelayOptions } from './page-relay.ts'
+export { exposeToolRelay, PAGE_RELAY_GLOBAL, type ExposedTool, type ExposedToolSource } from './page/index.ts'
