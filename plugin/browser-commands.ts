@@ -1,6 +1,7 @@
 // The browser commands through which a block suite reaches the Node side of its run (files, scoring).
 import type { BrowserCommand } from 'vitest/node'
 import type { BenchmarkSession } from '../src/harness/node/index.ts'
+import { modelRequest } from '../src/llm/index.ts'
 
 /** Builds the commands over a session that is opened on first use (config time has no session yet). */
 export function createBrowserCommands(session: () => Promise<BenchmarkSession>) {
@@ -12,5 +13,7 @@ export function createBrowserCommands(session: () => Promise<BenchmarkSession>) 
     (await session()).saveFinal(block, sampleId, base64)
   const awbFinishSample: BrowserCommand<[block: string, sampleId: string, report: unknown]> = async (_context, block, sampleId, report) =>
     (await session()).finishSample(block, sampleId, report)
-  return { awbStartSample, awbRecord, awbSaveFinal, awbFinishSample }
+  // API agents run in the page; their model requests come here so that API keys never reach the page.
+  const awbModelRequest: BrowserCommand<[request: unknown]> = async (_context, request) => modelRequest(request)
+  return { awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest }
 }

@@ -34,5 +34,6 @@ declare module 'vitest/browser' {
     awbRecord(block: string, sampleId: string, entry: { type: string } & Record<string, unknown>): Promise<void>
     awbSaveFinal(block: string, sampleId: string, base64: string): Promise<string>
     awbFinishSample(block: string, sampleId: string, report: unknown): Promise<FinishSampleResponse>
+    awbModelRequest(request: unknown): Promise<unknown>
   }
 }

@@ -27,7 +27,11 @@ function format(value: number | null): string {
 describe(block.name, () => {
   test.for(block.samples.map(sample => [sample.id, sample] as const))('%s', async ([sampleId], { task, annotate }) => {
     const mujoco = await loadMujoco({ locateFile: path => (path.endsWith('.wasm') ? wasmUrl : path) })
-    const report = await runSample(hostFor(sampleId), { mujoco, createRenderer: () => createThreeSceneRenderer() })
+    const report = await runSample(hostFor(sampleId), {
+      mujoco,
+      createRenderer: () => createThreeSceneRenderer(),
+      modelTransport: { send: request => commands.awbModelRequest(request) },
+    })
     const { row } = report.response
     const meta: SampleMeta = { row, timings: { ...report.timings, scoreMs: report.response.scoreMs }, backend: report.response.backend, runDir: report.response.runDir }
     task.meta.awb = meta

@@ -1,10 +1,13 @@
 // The messages between the page that runs a sample and the Node side that owns files and scoring; data only.
 import * as z from 'zod'
+import { ApiAgentSpecSchema } from '../agents/api/index.ts'
 
 /** How the page should build the sample's agent (resolved on the Node side, which reads the scripts). */
 export const AgentSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('replay'), script: z.string(), source: z.string() }),
   z.strictObject({ kind: z.literal('idle') }),
+  /** An OpenAI-compatible or Anthropic model; its requests go to Node through the page's model transport. */
+  z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema }),
   /** The configured agent cannot run this sample (e.g. no demonstration): the sample fails with `reason`. */
   z.strictObject({ kind: z.literal('unavailable'), reason: z.string() }),
 ])

@@ -1,6 +1,7 @@
 // Runs one benchmark sample in the page: opens the environment from the input route, runs the agent under its
 // time limit, exports and saves the final episode, asks the Node side to score it. Page code: no `node:`.
 import { createIdleAgent, createReplayAgent, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage } from '../agents/index.ts'
+import { ApiAgentError, createApiAgent, type ModelTransport } from '../agents/api/index.ts'
 import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
 import type { Mujoco, SceneRenderer } from '../world/index.ts'
 import { WorldRuntime } from '../world/index.ts'
@@ -20,6 +21,8 @@ export interface RunSampleDeps {
   createRenderer(): SceneRenderer
   /** Defaults to the page's fetch; the input route is same-origin. */
   fetch?: typeof fetch
+  /** Carries API agents' model requests to Node, where the keys are (required for `api` agents). */
+  modelTransport?: ModelTransport
 }
 
 export interface SampleReport {
@@ -74,7 +77,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
   try {
     await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
     phase = performance.now()
-    const agentRun = await runAgent(start, opened.pages, registry, record)
+    const agentRun = await runAgent(start, opened.pages, registry, record, deps.modelTransport)
     timings.agentMs = performance.now() - phase
 
     phase = performance.now()
@@ -161,7 +164,7 @@ interface AgentRun {
   error: string | undefined
 }
 
-async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>): Promise<AgentRun> {
+async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, transport: ModelTransport | undefined): Promise<AgentRun> {
   const controller = new AbortController()
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -171,7 +174,7 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
     }, start.timeoutMs)
   })
   try {
-    const agent = createAgent(start.agent)
+    const agent = createAgent(start.agent, transport)
     const result = await Promise.race([
       agent.run({
         prompt: start.prompt,
@@ -185,14 +188,20 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
     if (result === 'timeout') return { status: 'timeout', result: undefined, error: `time limit of ${start.timeoutMs / 1000} s reached` }
     return { status: 'completed', result, error: undefined }
   } catch (error) {
-    return { status: controller.signal.aborted ? 'timeout' : 'failed', result: undefined, error: describe(error) }
+    // A failed API agent still reports what it spent (usage and cost are never estimated, but never dropped).
+    const spent = error instanceof ApiAgentError ? error.spent : null
+    const result = spent === null ? undefined : { finalAnswer: null, usage: spent.usage, costUsd: spent.costUsd, model: null }
+    return { status: controller.signal.aborted ? 'timeout' : 'failed', result, error: describe(error) }
   } finally {
     clearTimeout(timer)
   }
 }
 
-function createAgent(spec: AgentSpec): PageAgent {
+function createAgent(spec: AgentSpec, transport: ModelTransport | undefined): PageAgent {
   switch (spec.kind) {
+    case 'api':
+      if (transport === undefined) throw new Error(`the ${spec.spec.provider}:${spec.spec.model} agent needs a model transport to Node; pass modelTransport to runSample`)
+      return createApiAgent({ ...spec.spec, transport })
     case 'replay':
       return createReplayAgent(parseCallsScript(spec.script, spec.source))
     case 'idle':

@@ -4,12 +4,16 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeEpisode, latestFrame, readBenchmarkPoses } from '../../src/episode/index.ts'
+import { scriptedAssemblyConversation, SCRIPTED_POSE, startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.ts'
 import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.samples.map(s => ({ ...s, partIds: ['a', 'b'] })) }))
 const PROJECTS = BLOCKS.flatMap(block => ['--project', block.name])
+/** Planted in every evaluation.json: it must never reach the page, a prompt, a model request or a run record. */
+const CANARY = 'GROUND-TRUTH-CANARY-7f3e9a'
 
 /** Per block, the replay script of its one sample (`sample-00`). */
 const SCRIPTS: Record<string, string> = {
@@ -26,7 +30,7 @@ let fixture: PackageFixture
 let work: string
 
 beforeAll(async () => {
-  fixture = await createPackageFixture({ blocks: BLOCKS })
+  fixture = await createPackageFixture({ blocks: BLOCKS, edit: { evaluation: (_block, _id, json) => { json.provenance = { created_at: CANARY, code_commit: CANARY, dataset: CANARY } } } })
   work = await mkdtemp(join(tmpdir(), 'awb-main-job-'))
   for (const [block, script] of Object.entries(SCRIPTS)) {
     await mkdir(join(work, 'demos', block), { recursive: true })
@@ -106,4 +110,39 @@ describe('the main job', () => {
     for (const summary of [one, two]) delete (summary.resources as Record<string, unknown>).duration_seconds
     expect(two).toEqual(one)
   }, 300_000)
+
+  describe('API agents through the browser', () => {
+    let server: FakeModelServer
+    beforeAll(async () => { server = await startFakeModelServer() })
+    afterAll(async () => { await server.close() })
+
+    it.each(['openai', 'anthropic'] as const)('%s: a scripted tool-calling model (with a capture image) assembles a sample that is then scored, and never sees ground truth', async (provider) => {
+      server.requests.length = 0
+      server.script(provider, scriptedAssemblyConversation(provider))
+      const run = await vitest(['--project', 'partnet-none'], {
+        AWB_AGENT: `${provider}:scripted-model`,
+        OPENAI_BASE_URL: server.openaiBaseUrl, ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+        OPENAI_API_KEY: 'test-key-openai', ANTHROPIC_API_KEY: 'test-key-anthropic',
+      })
+      expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
+      expect(server.requests.map(r => r.provider)).toEqual([provider, provider, provider, provider])
+      const last = JSON.stringify(server.requests.at(-1)?.body)
+      expect(last).toMatch(/image/)
+      expect(last).toContain('set_object_pose')
+      const summary = await writtenSummary(run.output)
+      expect(summary).toMatchObject({ attempted: 1, scored: 1 })
+      const runDir = /awb: wrote (\S+)\/summary\.json/.exec(run.output)![1]!
+      const sampleDir = join(runDir, 'blocks', 'partnet-none', 'samples', 'sample-00')
+      const conversation = await readFile(join(sampleDir, 'conversation.jsonl'), 'utf8')
+      expect(conversation.match(/"type":"tool_call"/g)).toHaveLength(3)
+      const result = JSON.parse(await readFile(join(sampleDir, 'result.json'), 'utf8'))
+      expect(result).toMatchObject({ status: 'completed', agent_outcome: { status: 'completed' }, execution: { usage: expect.objectContaining({ input_tokens: expect.any(Number) }) } })
+      // The model moved part-0002 where it said: the saved final episode holds that pose.
+      const final = await decodeEpisode(await readFile(join(sampleDir, 'final.episode.zip')))
+      expect(Array.from(readBenchmarkPoses(latestFrame(final).integration, 2).positions.subarray(3, 6))).toEqual(SCRIPTED_POSE.position)
+      for (const text of [JSON.stringify(server.requests), conversation, await readFile(join(sampleDir, 'prompt.txt'), 'utf8'), await readFile(join(sampleDir, 'input.json'), 'utf8')]) {
+        expect(text).not.toContain(CANARY)
+      }
+    }, 300_000)
+  })
 })

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { composePrompt } from '../../agents/index.ts'
+import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
 import { findSample, openPackage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
@@ -23,6 +24,7 @@ export interface BenchmarkSessionOptions {
   recordedOptions: Record<string, unknown>
 }
 
+const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
 const PAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' }
 
 /** One benchmark run in this process: every block project's samples share it (and its run directory). */
@@ -168,7 +170,9 @@ export class BenchmarkSession {
         }
       }
       default:
-        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; the agents available in this version are replay and idle` }
+        if (isApiAgentName(this.options.agent)) return { kind: 'api', spec: parseApiAgentName(this.options.agent) }
+        if (API_PROVIDERS.includes(this.options.agent) && this.options.model !== undefined) return { kind: 'api', spec: parseApiAgentName(`${this.options.agent}:${this.options.model}`) }
+        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, openai:<model> or anthropic:<model> (or openai / anthropic with AWB_MODEL)` }
     }
   }
 }
