@@ -1,5 +1,6 @@
 // The surfaces over real transports: Streamable HTTP on 127.0.0.1 (path token, 404 elsewhere) and stdio through
 // the bridge process agent CLIs spawn (`awb mcp --connect URL`), both with a real SDK Client.
+import { request } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -37,6 +38,11 @@ describe('Streamable HTTP endpoint', () => {
     expect(fixture.runtime.exportEpisode().calls).toHaveLength(1)
     const guess = await fetch(`http://127.0.0.1:${server.port}/mcp`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
     expect(guess.status).toBe(404)
+    // DNS rebinding: the right path under another host name is refused.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      request(server!.url, { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } }, res => resolve(res.statusCode ?? 0)).on('error', reject).end('{}')
+    })
+    expect(rebound).toBe(403)
   })
 
   it('two HTTP clients share one lane and one conversation', async () => {
@@ -65,6 +71,19 @@ describe('stdio bridge (awb mcp --connect)', () => {
     const page = await client.callTool({ name: 'read_manual_page', arguments: { page: 1 } }) as CallToolResult
     expect(firstText(page)).toBe('Reference page 1 of 1.')
     expect(fixture.records.filter(record => record.type === 'tool_call')).toHaveLength(2)
+  })
+})
+
+describe('stdio bridge without an endpoint', () => {
+  it('answers the client with a JSON-RPC error instead of leaving it waiting', async () => {
+    fixture = await openSurface()
+    server = await startMcpHttpServer({ surface: fixture.surface })
+    const { url } = server
+    await server.close()
+    const { command, args } = bridgeCommand(url)
+    const client = new Client({ name: 'test', version: '0' })
+    await expect(client.connect(new StdioClientTransport({ command, args, stderr: 'pipe' }))).rejects.toThrow(/the environment endpoint did not answer/)
+    await client.close()
   })
 })
 
