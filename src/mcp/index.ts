@@ -1,5 +1,6 @@
-// Public entry of the MCP surfaces: the ToolRelay contract, the benchmark and direct surfaces, and their transports
-// (in-memory via the SDK, stdio, Streamable HTTP on 127.0.0.1, the stdio bridge). Node side.
+// Public entry of the MCP surfaces (Node side): the ToolRelay contract, relays over a runtime or a Playwright page, the
+// benchmark and direct surfaces, and their transports (stdio, Streamable HTTP on 127.0.0.1, the stdio bridge). Page code
+// imports only `./page/index.ts` (exposeToolRelay), never this file.
 export { MCP_ERROR_CODES, McpError, type McpErrorCode } from './errors.ts'
 export {
   createRuntimeRelay, DEFAULT_RELAY_PAGE,
