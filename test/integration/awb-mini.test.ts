@@ -75,6 +75,21 @@ describe('awb-mini (seed 0)', () => {
     }
   })
 
+  it('regenerates the committed fixtures/awb-mini and demonstrations byte for byte (rendered pages aside)', async () => {
+    // Page images come from a renderer (here a test-only one, in the package three.js in Chromium); pages.json
+    // records their hashes and the package README names the renderer. Everything else must be identical.
+    const isRendered = (path: string) => /\/page-\d{4}\.png$/.test(path) || path.endsWith('/pages.json') || path === 'README.md'
+    const committed = join(import.meta.dirname, '..', '..', 'fixtures', 'awb-mini')
+    const compared = [...generated.files].filter(([path]) => !isRendered(path))
+    expect(compared.length).toBe(53) // 96 files less 30 page images, 12 pages.json and the README
+    for (const [path, bytes] of compared) expect(new Uint8Array(await readFile(join(committed, path))), path).toEqual(bytes)
+    for (const [path, bytes] of generated.demonstrations) {
+      expect(new Uint8Array(await readFile(join(committed, '..', 'demonstrations', path))), path).toEqual(bytes)
+    }
+    const committedPages = [...generated.files.keys()].filter(path => /\/page-\d{4}\.png$/.test(path))
+    for (const path of committedPages) expect((await readFile(join(committed, path))).subarray(1, 4).toString(), path).toBe('PNG')
+  })
+
   it('regenerates a block byte for byte (fresh pool, other worker count)', async () => {
     const again = await generatePackage({ seed: 0, pool: new ScoringPool({ workers: 0 }), blocks: ['fantastic-breaks-none'] })
     const block = [...generated.files].filter(([path]) => path.startsWith('fantastic-breaks-none/'))
