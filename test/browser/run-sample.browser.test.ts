@@ -29,7 +29,7 @@ const loadMujoco = () => loadMujocoModule({ locateFile: path => (path.endsWith('
 const renderer: SceneRenderer = { name: 'test-renderer', capture: async () => new Uint8Array([0x89, 0x50, 0x4e, 0x47]), dispose: () => {} }
 
 function serving(bytes: Uint8Array | undefined): typeof fetch {
-  return async () => (bytes === undefined ? new Response('no such input', { status: 404 }) : new Response(bytes))
+  return async () => (bytes === undefined ? new Response('no such input', { status: 404 }) : new Response(new Blob([bytes.slice()])))
 }
 
 describe('runSample', () => {
