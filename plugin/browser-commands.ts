@@ -15,5 +15,8 @@ export function createBrowserCommands(session: () => Promise<BenchmarkSession>) 
     (await session()).finishSample(block, sampleId, report)
   // API agents run in the page; their model requests come here so that API keys never reach the page.
   const awbModelRequest: BrowserCommand<[request: unknown]> = async (_context, request) => modelRequest(request)
-  return { awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest }
+  // CLI agents run here; their MCP relay reaches the tools the test's frame exposed (exposeToolRelay).
+  const awbRunCliAgent: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
+    (await session()).runCliAgent(block, sampleId, await context.frame())
+  return { awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
 }

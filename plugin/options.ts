@@ -42,6 +42,8 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   sampleTimeoutSeconds: z.number().positive().optional(),
   /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
   scoringWorkers: z.number().int().min(0).optional(),
+  /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
+  agentCommand: z.array(z.string().min(1)).min(1).optional(),
 })
 export type AssemblyWorldOptions = z.infer<typeof AssemblyWorldOptionsSchema>
 
@@ -55,6 +57,7 @@ export interface ResolvedOptions {
   runsRoot: string
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
+  agentCommand: { command: string; args: string[] } | undefined
 }
 
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
@@ -92,6 +95,7 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     runsRoot: text('AWB_RUNS'),
     sampleTimeoutSeconds: number('AWB_TIMEOUT_SECONDS'),
     scoringWorkers: number('AWB_SCORING_WORKERS'),
+    agentCommand: json('AWB_AGENT_COMMAND'),
   }
   return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)) as Partial<AssemblyWorldOptions>
 }
@@ -115,6 +119,7 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     runsRoot: resolve(root, value.runsRoot ?? 'runs'),
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
     scoringWorkers: value.scoringWorkers,
+    agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
   }
 }
 

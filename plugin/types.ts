@@ -1,5 +1,5 @@
 // Types shared by the plugin (Node), the block suite (page) and the reporter: what crosses Vitest's boundaries.
-import type { FinishSampleResponse, StartSampleResponse, Timings } from '../src/harness/index.ts'
+import type { CliAgentResult, FinishSampleResponse, StartSampleResponse, Timings } from '../src/harness/index.ts'
 
 /** What each block project provides to its suite (`inject('awbBlock')`). */
 export interface BlockContext {
@@ -35,5 +35,6 @@ declare module 'vitest/browser' {
     awbSaveFinal(block: string, sampleId: string, base64: string): Promise<string>
     awbFinishSample(block: string, sampleId: string, report: unknown): Promise<FinishSampleResponse>
     awbModelRequest(request: unknown): Promise<unknown>
+    awbRunCliAgent(block: string, sampleId: string): Promise<CliAgentResult>
   }
 }

@@ -16,6 +16,7 @@ function hostFor(sampleId: string): SampleHost {
     record: entry => commands.awbRecord(block.name, sampleId, entry),
     saveFinal: base64 => commands.awbSaveFinal(block.name, sampleId, base64),
     finish: report => commands.awbFinishSample(block.name, sampleId, report),
+    runCliAgent: () => commands.awbRunCliAgent(block.name, sampleId),
   }
 }
 

@@ -45,7 +45,8 @@ export interface AgentRunContext {
 /** What an agent reports when it stops. Usage and cost are as reported by the model provider, never estimated. */
 export interface AgentResult {
   finalAnswer: string | null
-  usage: Record<string, number> | null
+  /** Token counts as the provider reports them (CLI agents may nest objects). */
+  usage: Record<string, unknown> | null
   costUsd: number | null
   model: string | null
 }

@@ -8,6 +8,8 @@ export const AgentSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('idle') }),
   /** An OpenAI-compatible or Anthropic model; its requests go to Node through the page's model transport. */
   z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema }),
+  /** Codex CLI or Claude Code, run by Node; it reaches the page's tools through an MCP relay into this page. */
+  z.strictObject({ kind: z.literal('cli'), cli: z.enum(['codex', 'claude']), model: z.string().min(1) }),
   /** The configured agent cannot run this sample (e.g. no demonstration): the sample fails with `reason`. */
   z.strictObject({ kind: z.literal('unavailable'), reason: z.string() }),
 ])
@@ -29,7 +31,7 @@ export const ExecutionSchema = z.strictObject({
   status: z.enum(['completed', 'failed', 'timeout', 'interrupted']),
   final_answer: NullableString,
   error: NullableString,
-  usage: z.record(z.string(), z.number()).nullable(),
+  usage: z.record(z.string(), z.unknown()).nullable(),
   cost_usd: z.number().nullable(),
   model: NullableString,
 })
@@ -59,6 +61,18 @@ export const FinishSampleRequestSchema = z.strictObject({
   timings: TimingsSchema,
 })
 export type FinishSampleRequest = z.infer<typeof FinishSampleRequestSchema>
+
+/** What a CLI agent run on the Node side reports back to the page (runner.md §5.5 execution fields). */
+export const CliAgentResultSchema = z.strictObject({
+  status: z.enum(['completed', 'failed', 'timeout', 'interrupted']),
+  finalAnswer: z.string().nullable(),
+  error: z.string().nullable(),
+  usage: z.record(z.string(), z.unknown()).nullable(),
+  costUsd: z.number().nullable(),
+  model: z.string().nullable(),
+  toolCalls: z.number().int().nonnegative(),
+})
+export type CliAgentResult = z.infer<typeof CliAgentResultSchema>
 
 /** The official metrics row of the sample (scoring.md §9.2) plus the harness's own figures. */
 export const FinishSampleResponseSchema = z.strictObject({

@@ -6,7 +6,8 @@ import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
 import type { Mujoco, SceneRenderer } from '../world/index.ts'
 import { WorldRuntime } from '../world/index.ts'
 import { WebMcpToolRegistry } from '../webmcp/index.ts'
-import type { AgentSpec, FinishSampleRequest, FinishSampleResponse, StartSampleResponse, Timings } from './protocol.ts'
+import { exposeToolRelay } from '../mcp/page/index.ts'
+import type { AgentSpec, CliAgentResult, FinishSampleRequest, FinishSampleResponse, StartSampleResponse, Timings } from './protocol.ts'
 
 /** The Node side of one sample, reached through browser commands; bytes travel as base64. */
 export interface SampleHost {
@@ -14,6 +15,8 @@ export interface SampleHost {
   record(entry: ConversationEntry): Promise<void>
   saveFinal(base64: string): Promise<string>
   finish(report: FinishSampleRequest): Promise<FinishSampleResponse>
+  /** Runs a CLI agent on the Node side against this page's tools (exposed to the relay while it runs). */
+  runCliAgent?(): Promise<CliAgentResult>
 }
 
 export interface RunSampleDeps {
@@ -75,9 +78,17 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
 
   const { runtime, registry, renderer } = opened
   try {
-    await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
     phase = performance.now()
-    const agentRun = await runAgent(start, opened.pages, registry, record, deps.modelTransport)
+    let agentRun: AgentRun
+    if (start.agent.kind === 'cli') {
+      // The CLI runner records the first user message and every tool call itself, on the Node side.
+      const run = await runCliAgentFromNode(host, registry)
+      agentRun = run.agentRun
+      toolCalls = run.toolCalls
+    } else {
+      await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
+      agentRun = await runAgent(start, opened.pages, registry, record, deps.modelTransport)
+    }
     timings.agentMs = performance.now() - phase
 
     phase = performance.now()
@@ -197,8 +208,29 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
   }
 }
 
+/** Exposes the page's registered tools to the Node-side MCP relay while the CLI agent runs there. */
+async function runCliAgentFromNode(host: SampleHost, registry: WebMcpToolRegistry): Promise<{ agentRun: AgentRun; toolCalls: number }> {
+  if (host.runCliAgent === undefined) {
+    return { agentRun: { status: 'failed', result: undefined, error: 'this host cannot run CLI agents (no runCliAgent)' }, toolCalls: 0 }
+  }
+  const unexpose = exposeToolRelay(registry)
+  try {
+    const run = await host.runCliAgent()
+    const result = { finalAnswer: run.finalAnswer, usage: run.usage, costUsd: run.costUsd, model: run.model }
+    // Timeouts and interruptions are decided (and the process group killed) on the Node side.
+    const status = run.status === 'interrupted' ? 'failed' : run.status
+    return { agentRun: { status, result, error: run.error ?? undefined }, toolCalls: run.toolCalls }
+  } catch (error) {
+    return { agentRun: { status: 'failed', result: undefined, error: describe(error) }, toolCalls: 0 }
+  } finally {
+    unexpose()
+  }
+}
+
 function createAgent(spec: AgentSpec, transport: ModelTransport | undefined): PageAgent {
   switch (spec.kind) {
+    case 'cli':
+      throw new Error(`the ${spec.cli} agent runs on the Node side, not in the page`)
     case 'api':
       if (transport === undefined) throw new Error(`the ${spec.spec.provider}:${spec.spec.model} agent needs a model transport to Node; pass modelTransport to runSample`)
       return createApiAgent({ ...spec.spec, transport })

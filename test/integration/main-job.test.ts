@@ -145,4 +145,39 @@ describe('the main job', () => {
       }
     }, 300_000)
   })
+
+  describe('CLI agents through the browser', () => {
+    const FAKE_CLI = join(ROOT, 'test', 'helpers', 'fake-agent-cli.mjs')
+
+    it.each(['codex', 'claude'] as const)('%s: the agent CLI reaches the page tools over MCP, its run is recorded and the sample scored', async (cli) => {
+      const run = await vitest(['--project', 'partnet-none'], {
+        AWB_AGENT: cli,
+        AWB_MODEL: 'fake-model',
+        AWB_AGENT_COMMAND: JSON.stringify([process.execPath, FAKE_CLI]),
+      })
+      expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
+      const summary = await writtenSummary(run.output)
+      expect(summary).toMatchObject({ attempted: 1, scored: 1 })
+      const runDir = /awb: wrote (\S+)\/summary\.json/.exec(run.output)![1]!
+      const sampleDir = join(runDir, 'blocks', 'partnet-none', 'samples', 'sample-00')
+      const conversation = await readFile(join(sampleDir, 'conversation.jsonl'), 'utf8')
+      expect(conversation.match(/"type":"tool_call"/g)?.length).toBeGreaterThanOrEqual(2)
+      expect(conversation).not.toContain(CANARY)
+      const result = JSON.parse(await readFile(join(sampleDir, 'result.json'), 'utf8'))
+      expect(result).toMatchObject({ status: 'completed', archive: { status: 'saved' } })
+      // The fake agent's default script translates part-0001 by 0.1 along x through execute_webmcp_tool.
+      const final = await decodeEpisode(await readFile(join(sampleDir, 'final.episode.zip')))
+      expect(readBenchmarkPoses(latestFrame(final).integration, 2).positions[0]).toBeCloseTo(0.1, 12)
+    }, 300_000)
+
+    it('a crashing agent CLI fails its sample with a clear message, and its untouched world is still scored', async () => {
+      const run = await vitest(['--project', 'partnet-none'], {
+        AWB_AGENT: 'codex', AWB_MODEL: 'fake-model', FAKE_AGENT_MODE: 'crash',
+        AWB_AGENT_COMMAND: JSON.stringify([process.execPath, FAKE_CLI]),
+      })
+      expect(run.output).toMatch(/Tests\s+1 failed \(1\)/)
+      expect(run.output).toMatch(/partnet-none \/ sample-00: the agent failed: .*simulated crash/)
+      expect(await writtenSummary(run.output)).toMatchObject({ attempted: 1, scored: 1 })
+    }, 300_000)
+  })
 })

@@ -1,14 +1,17 @@
 // Node side of a benchmark run: opens the package, writes the run directory, resolves agents, saves and scores
 // final episodes. Serves the page through its methods; it never hands ground truth to the page.
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runCliAgentOnRelay } from '../../agents/cli/index.ts'
+import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
 import { composePrompt } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
-import { findSample, openPackage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { RunWriter } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
 
 export interface BenchmarkSessionOptions {
   benchmark: string
@@ -22,6 +25,8 @@ export interface BenchmarkSessionOptions {
   urls: { episode(block: string, slug: string): string; page(block: string, slug: string, page: number): string }
   /** Recorded in run.json `options`. */
   recordedOptions: Record<string, unknown>
+  /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
+  agentCommand?: { command: string; args: string[] } | undefined
 }
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
@@ -138,6 +143,36 @@ export class BenchmarkSession {
     return { row, scoreMs, backend: scorer.backend, runDir: run.dir }
   }
 
+  /**
+   * Runs the sample's CLI agent (Codex CLI / Claude Code) in a private workspace against the page's tools,
+   * reached through `frame` (the page must have exposed its registered tools with `exposeToolRelay`).
+   */
+  async runCliAgent(block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
+    const sample = findSample(this.pkg, block, sampleId)
+    const spec = await this.agentFor(sample)
+    if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
+    const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
+    // Page bytes are re-hashed on read; the CLI runner copies them into the workspace as reference-000N.<ext>.
+    const referencePages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream', bytes: await readPage(this.pkg, page) })))
+    const workspace = await mkdtemp(join(tmpdir(), 'awb-agent-'))
+    try {
+      const run = await runCliAgentOnRelay({
+        kind: spec.cli,
+        model: spec.model,
+        prompt: composePrompt(blockInfo.taskText),
+        relay: createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages }),
+        workspace,
+        timeoutMs: this.options.sampleTimeoutSeconds * 1000,
+        ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
+        onRecord: entry => this.record(block, sampleId, entry),
+      })
+      const { execution } = run
+      return { status: execution.status, finalAnswer: execution.final_answer, error: execution.error ?? execution.agent_error, usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
+    } finally {
+      await rm(workspace, { recursive: true, force: true })
+    }
+  }
+
   /** Ends the run: final status in run.json, scoring workers stopped. */
   async close(status: 'completed' | 'failed'): Promise<void> {
     await this.scorer?.close()
@@ -171,8 +206,12 @@ export class BenchmarkSession {
       }
       default:
         if (isApiAgentName(this.options.agent)) return { kind: 'api', spec: parseApiAgentName(this.options.agent) }
+        if (this.options.agent === 'codex' || this.options.agent === 'claude') {
+          if (this.options.model === undefined) return { kind: 'unavailable', reason: `the ${this.options.agent} agent needs a model: set AWB_MODEL (or the plugin's model option)` }
+          return { kind: 'cli', cli: this.options.agent, model: this.options.model }
+        }
         if (API_PROVIDERS.includes(this.options.agent) && this.options.model !== undefined) return { kind: 'api', spec: parseApiAgentName(`${this.options.agent}:${this.options.model}`) }
-        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, openai:<model> or anthropic:<model> (or openai / anthropic with AWB_MODEL)` }
+        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, codex or claude (with AWB_MODEL), openai:<model> or anthropic:<model>` }
     }
   }
 }
