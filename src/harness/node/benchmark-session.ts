@@ -38,7 +38,8 @@ export class BenchmarkSession {
   private readonly options: BenchmarkSessionOptions
   private run: Promise<RunWriter> | undefined
   private scorer: SampleScorer | undefined
-  private readonly started = new Map<string, number>()
+  /** When each running sample started (ISO), for result.json `started_at`. */
+  private readonly started = new Map<string, string>()
   private readonly selection: Record<string, string[]> = {}
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
@@ -72,8 +73,9 @@ export class BenchmarkSession {
       identity: blockInfo.identity,
       reference: sample.pages.length === 0 ? null : { reference_mode: blockInfo.referenceMode, pages: sample.pages.map(p => ({ page: p.page, file: p.path.split('/').at(-1), source_sha256: p.sha256 })) },
     }, prompt)
-    await run.writeResult(block, sampleId, { status: 'running', started_at: new Date().toISOString(), execution: { status: 'pending' }, archive: { status: 'not_saved' }, agent_outcome: null })
-    this.started.set(key(block, sampleId), performance.now())
+    const startedAt = new Date().toISOString()
+    await run.writeResult(block, sampleId, { status: 'running', started_at: startedAt, execution: { status: 'pending' }, archive: { status: 'not_saved' }, agent_outcome: null })
+    this.started.set(key(block, sampleId), startedAt)
     return {
       prompt,
       episodeUrl: this.options.urls.episode(block, sample.slug),
@@ -129,7 +131,7 @@ export class BenchmarkSession {
     const completed = report.execution.status === 'completed' && report.archive.status === 'saved'
     await run.writeResult(block, sampleId, {
       status: completed ? 'completed' : 'failed',
-      started_at: null,
+      started_at: this.started.get(key(block, sampleId)) ?? null,
       finished_at: new Date().toISOString(),
       execution: { ...report.execution, exit_code: null, agent_error: report.execution.error, parse_errors: 0 },
       archive: report.archive,
