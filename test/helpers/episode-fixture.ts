@@ -7,8 +7,8 @@ import {
   serializeEpisodeMembers,
   sha256Hex,
 } from '../../src/episode/index.ts'
-import type { Call, CallEvent, Camera, Episode, Frame, Manifest, ObjectEntry, Producer, ToolName, TraceFrame, Vec3 } from '../../src/episode/index.ts'
-import { benchmarkModelXml } from '../../fixtures/generator/episode.ts'
+import type { Call, CallEvent, Camera, Episode, Frame, Manifest, ObjectEntry, Producer, TraceFrame, Vec3 } from '../../src/episode/index.ts'
+import { BENCHMARK_TOOLS, benchmarkModelXml, benchmarkRuntime } from '../../fixtures/generator/episode.ts'
 
 /** `awa-<64 hex>` id of every fixture episode. */
 export const FIXTURE_EPISODE_ID = `awa-${'0123456789abcdef'.repeat(4)}`
@@ -23,11 +23,8 @@ const CAMERA_DIRECTION: Vec3 = [1.3, -1.8, 1.5]
 const CAMERA_RADII = 3.5
 const MIN_CAMERA_RADIUS = 0.01
 
-/** The 12 tools benchmark episodes enable (§2.4). */
-export const BENCHMARK_TOOLS: ToolName[] = [
-  'list_objects', 'get_object', 'get_scene', 'get_state', 'translate_objects', 'rotate_objects',
-  'set_object_pose', 'group_objects', 'ungroup_objects', 'capture_scene', 'move_camera', 'start_episode',
-]
+/** The 12 tools benchmark episodes enable (§2.4), as the generator writes them. */
+export { BENCHMARK_TOOLS }
 
 /** Producer of benchmark setup episodes (kept unchanged through runs). */
 export const FIXTURE_SETUP_PRODUCER: Producer = {
@@ -76,13 +73,7 @@ export function buildSetupEpisode(options: EpisodeFixtureOptions = {}): Episode 
     units: 'normalized',
     stateSpec: MJ_STATE_INTEGRATION,
     stateSize: benchmarkStateSize(parts),
-    runtime: {
-      physics: {
-        enabled: false, gravity: [0, 0, -9.81], detection: false, response: false, strategy: 'fixed',
-        duration: 0.25, maxDuration: 5, quietDuration: 0.1, linearThreshold: 0.01, angularThreshold: 0.01,
-      },
-      enabledTools: [...BENCHMARK_TOOLS],
-    },
+    runtime: benchmarkRuntime(),
     objects,
     hashes: {},
     lifecycle: 'setup',
