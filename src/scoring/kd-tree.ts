@@ -6,6 +6,23 @@
 /** Largest number of points in one leaf; 8–16 balances box tests against point tests. */
 export const KD_LEAF_SIZE = 12
 
+/** The typed arrays of a built tree, for a kernel that runs `nearest` elsewhere (the WebAssembly ICP objective). Read only. */
+export interface KdTreeArrays {
+  size: number
+  firstLeaf: number
+  nodeStart: Int32Array
+  nodeEnd: Int32Array
+  boxes: Float64Array
+  splitAxis: Uint8Array
+  splitValue: Float64Array
+  xs: Float64Array
+  ys: Float64Array
+  zs: Float64Array
+  leafOf: Int32Array
+  nextOf: Int32Array
+  points: Float64Array
+}
+
 /**
  * Exact nearest-neighbour index over a fixed cloud. A query allocates nothing. After `nearest`, the fields
  * `distSq` (the exact squared distance, computed as (qx−px)² + (qy−py)² + (qz−pz)² in that order, so equal bit for
@@ -85,6 +102,12 @@ export class KdTree {
       const pos = this.nearest(xs[i]!, ys[i]!, zs[i]!, -1)
       this.nextOf[i] = pos === i ? this.secondPos : pos
     }
+  }
+
+  /** The tree's arrays (shared, not copied); callers must not modify them. */
+  arrays(): KdTreeArrays {
+    const { size, firstLeaf, nodeStart, nodeEnd, boxes, splitAxis, splitValue, xs, ys, zs, leafOf, nextOf, points } = this
+    return { size, firstLeaf, nodeStart, nodeEnd, boxes, splitAxis, splitValue, xs, ys, zs, leafOf, nextOf, points }
   }
 
   private build(cloud: ArrayLike<number>, order: Int32Array, node: number, lo: number, hi: number, level: number): void {
