@@ -1,5 +1,5 @@
 // Single-thread scoring CPU time per sample plus a bit-level fingerprint of every start's result; no worker threads.
-// Usage: tsx bench/scoring-cpu.ts [--only chair|synthetic-N] [--save FILE | --check FILE]
+// Usage: tsx bench/scoring-cpu.ts [--only chair|synthetic-N] [--kernel wasm|js] [--save FILE | --check FILE]
 // --save writes every start's result (float bits as hex) to FILE; --check compares against such a file and exits 1 on
 // the first difference, so a speed change can prove it changed no result.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -34,6 +34,8 @@ const flag = (name: string): string | undefined => {
 const only = flag('--only')
 const saveTo = flag('--save')
 const checkAgainst = flag('--check')
+const kernel = flag('--kernel') ?? 'wasm'
+if (kernel !== 'wasm' && kernel !== 'js') throw new Error(`--kernel: expected wasm or js, got ${kernel}`)
 
 const samples: { name: string; input: SampleInput }[] = []
 for (const parts of SYNTHETIC_PART_COUNTS) {
@@ -46,7 +48,7 @@ const selected = samples.filter(s => only === undefined || s.name.startsWith(onl
 {
   const warm = syntheticSamples(2, 1)[0]!
   const plan = planSample(warm, { pointsPerPart: POINTS_PER_PART })
-  runStarts(plan.prepared.prediction, plan.prepared.target, plan.starts)
+  runStarts(plan.prepared.prediction, plan.prepared.target, plan.starts, kernel)
 }
 
 const rows: { sample: string; cpuMs: number; wallMs: number; starts: number; iterations: number }[] = []
@@ -55,7 +57,7 @@ for (const { name, input } of selected) {
   const c0 = process.cpuUsage()
   const t0 = performance.now()
   const plan = planSample(input, { pointsPerPart: POINTS_PER_PART })
-  const results = runStarts(plan.prepared.prediction, plan.prepared.target, plan.starts)
+  const results = runStarts(plan.prepared.prediction, plan.prepared.target, plan.starts, kernel)
   const score = finishSample(plan, results)
   const wallMs = performance.now() - t0
   const c = process.cpuUsage(c0)
@@ -83,10 +85,10 @@ if (checkAgainst !== undefined) {
 }
 
 const machine = { cpus: availableParallelism(), node: process.version, platform: `${process.platform}-${process.arch}` }
-console.log(`machine: ${machine.cpus} CPUs, Node ${machine.node}, ${machine.platform}`)
+console.log(`machine: ${machine.cpus} CPUs, Node ${machine.node}, ${machine.platform}; ICP kernel: ${kernel}`)
 console.log('sample                     starts  iterations   CPU ms   wall ms')
 for (const r of rows) {
   console.log(`${r.sample.padEnd(26)} ${String(r.starts).padStart(6)} ${String(r.iterations).padStart(11)} ${String(r.cpuMs).padStart(8)} ${String(r.wallMs).padStart(9)}`)
 }
-console.log(JSON.stringify({ bench: 'scoring-cpu', machine, rows }))
+console.log(JSON.stringify({ bench: 'scoring-cpu', machine, kernel, rows }))
 if (mismatch) process.exitCode = 1

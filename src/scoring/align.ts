@@ -2,6 +2,7 @@
 // Convention: rotations are row-major Float64Array(9); the alignment maps prediction points p to R·p + t.
 import { IcpContext, type StartResult } from './icp.ts'
 import { mat3ToRows } from './mat3.ts'
+import type { IcpKernel } from './objective.ts'
 import { pcaFrame } from './pca.ts'
 import { pcaStarts, type AlignmentStart } from './starts.ts'
 
@@ -37,9 +38,9 @@ export function alignmentStarts(prediction: ArrayLike<number>, target: ArrayLike
   return [...pcaStarts(frameP, frameT), ...partStarts]
 }
 
-/** Runs ICP for the given starts in this thread (one context, trees built once). */
-export function runStarts(prediction: ArrayLike<number>, target: ArrayLike<number>, starts: readonly AlignmentStart[]): StartResult[] {
-  const context = new IcpContext(prediction, target)
+/** Runs ICP for the given starts in this thread (one context, trees built once); `kernel` as in IcpContext. */
+export function runStarts(prediction: ArrayLike<number>, target: ArrayLike<number>, starts: readonly AlignmentStart[], kernel: IcpKernel = 'wasm'): StartResult[] {
+  const context = new IcpContext(prediction, target, kernel)
   return starts.map(start => context.runStart(start))
 }
 
