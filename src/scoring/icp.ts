@@ -12,6 +12,7 @@ export const ICP_MAX_ITERATIONS = 100
 export const ICP_IMPROVEMENT_TOLERANCE = 1e-9
 /** A stopped start counts as converged when its last improvement is at least −this (§6.4). */
 export const ICP_CONVERGED_TOLERANCE = 1e-12
+
 /** The outcome of one start: its best-ever transform (§6.4 step 4) and its run statistics. */
 export interface StartResult {
   /** Start name (`pca-k` / `part-k`). */
