@@ -27,7 +27,7 @@
 //    distance over S_j is the radius the objective's certificate needs.
 // Any inconsistency of the floating-point clipping (non-convex face, open cap, vertex overflow) gives "no cell", so
 // a failure costs speed, never exactness; queries outside B, exact ties and cell-less points use the KD search.
-import type { KdTree, KdTreeArrays } from '../kd-tree.ts'
+import type { KdTree, KdTreeArrays } from './kd-tree.ts'
 
 /** Outward shift of every bisector plane, relative to D. */
 export const CELL_SHIFT = 1e-7
