@@ -1,10 +1,10 @@
 // Single-thread scoring CPU time per sample plus a bit-level fingerprint of every start's result; no worker threads.
-// Usage: tsx bench/scoring-cpu.ts [--only chair|synthetic-N] [--kernel wasm|js] [--save FILE | --check FILE]
+// Usage: tsx bench/scoring-cpu.ts [--only chair|synthetic-N] [--kernel cells|wasm|js] [--save FILE | --check FILE]
 // --save writes every start's result (float bits as hex) to FILE; --check compares against such a file and exits 1 on
 // the first difference, so a speed change can prove it changed no result.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { finishSample, planSample, runStarts, type SampleInput, type StartResult } from '../src/scoring/index.ts'
+import { ICP_KERNELS, finishSample, planSample, runStarts, type SampleInput, type StartResult } from '../src/scoring/index.ts'
 import { CHAIR_POSES, POINTS_PER_PART, chairSample, syntheticSamples } from './samples.ts'
 
 const SYNTHETIC_PART_COUNTS = [2, 6, 12, 18]
@@ -34,8 +34,9 @@ const flag = (name: string): string | undefined => {
 const only = flag('--only')
 const saveTo = flag('--save')
 const checkAgainst = flag('--check')
-const kernel = flag('--kernel') ?? 'wasm'
-if (kernel !== 'wasm' && kernel !== 'js') throw new Error(`--kernel: expected wasm or js, got ${kernel}`)
+const kernelFlag = flag('--kernel') ?? 'cells'
+const kernel = ICP_KERNELS.find(k => k === kernelFlag)
+if (kernel === undefined) throw new Error(`--kernel: expected one of ${ICP_KERNELS.join(', ')}, got ${kernelFlag}`)
 
 const samples: { name: string; input: SampleInput }[] = []
 for (const parts of SYNTHETIC_PART_COUNTS) {

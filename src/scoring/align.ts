@@ -39,7 +39,7 @@ export function alignmentStarts(prediction: ArrayLike<number>, target: ArrayLike
 }
 
 /** Runs ICP for the given starts in this thread (one context, trees built once); `kernel` as in IcpContext. */
-export function runStarts(prediction: ArrayLike<number>, target: ArrayLike<number>, starts: readonly AlignmentStart[], kernel: IcpKernel = 'wasm'): StartResult[] {
+export function runStarts(prediction: ArrayLike<number>, target: ArrayLike<number>, starts: readonly AlignmentStart[], kernel: IcpKernel = 'cells'): StartResult[] {
   const context = new IcpContext(prediction, target, kernel)
   return starts.map(start => context.runStart(start))
 }

@@ -1,5 +1,6 @@
 // Symmetric point-to-point ICP from one start (scoring.md §6.1, §6.4) over two static KD-trees; no start generation, no winner choice.
 // Convention: rotations are row-major Float64Array(9); a transform maps prediction points p to R·p + t.
+import { buildVoronoiCells, type VoronoiCells } from './cells.ts'
 import { KdTree } from './kd-tree.ts'
 import { kabschRotationFromCovariance } from './kabsch.ts'
 import { JsObjective, type IcpKernel, type IcpObjective } from './objective.ts'
@@ -29,14 +30,21 @@ export interface StartResult {
 
 /**
  * Everything ICP needs for one (prediction, target) pair, built once per sample (per worker): both clouds
- * centred on their centroids (for accuracy) and a KD-tree on each. `runStart` allocates only its result.
+ * centred on their centroids (for accuracy), a KD-tree on each and, for the `cells` kernel, their Voronoi cells.
+ * `runStart` allocates only its result.
  */
 export class IcpContext {
   /** Points per cloud. */
   readonly size: number
+  /** KD-tree over the centred prediction (cells refer to its positions). */
+  readonly treeP: KdTree
+  /** KD-tree over the centred target. */
+  readonly treeT: KdTree
   private readonly centerP: Float64Array
   private readonly centerT: Float64Array
-  private readonly objective: IcpObjective
+  private readonly kernel: IcpKernel
+  private cells: readonly [VoronoiCells, VoronoiCells] | undefined
+  private objectiveInstance: IcpObjective | undefined
   // Kabsch sums from the last evaluation: Σs (3), Σq (3), Σ s qᵀ (9, row-major).
   private readonly sums = new Float64Array(15)
   private readonly rot = new Float64Array(9)
@@ -45,16 +53,35 @@ export class IcpContext {
 
   /**
    * `prediction` and `target` are flat xyz arrays of equal length (validated by the caller). `kernel` picks the
-   * objective's implementation; both give bit-identical results.
+   * objective's implementation; all give bit-identical results. The objective is made on the first `runStart`, so a
+   * worker pool can build the cells first (`CellBuilder` over `treeP` / `treeT`) and hand them over with `useCells`;
+   * otherwise the `cells` kernel builds them in this thread.
    */
-  constructor(prediction: ArrayLike<number>, target: ArrayLike<number>, kernel: IcpKernel = 'wasm') {
+  constructor(prediction: ArrayLike<number>, target: ArrayLike<number>, kernel: IcpKernel = 'cells') {
     const n = prediction.length / 3
     this.size = n
     this.centerP = centroid(prediction)
     this.centerT = centroid(target)
-    const treeP = new KdTree(shifted(prediction, this.centerP))
-    const treeT = new KdTree(shifted(target, this.centerT))
-    this.objective = kernel === 'wasm' ? new WasmObjective(treeP, treeT) : new JsObjective(treeP, treeT)
+    this.treeP = new KdTree(shifted(prediction, this.centerP))
+    this.treeT = new KdTree(shifted(target, this.centerT))
+    this.kernel = kernel
+  }
+
+  /** Prebuilt cells [of treeP, of treeT] for the `cells` kernel; only before the first `runStart`. */
+  useCells(cells: readonly [VoronoiCells, VoronoiCells]): void {
+    if (this.kernel !== 'cells') throw new Error(`IcpContext.useCells: the ${this.kernel} kernel takes no cells`)
+    if (this.objectiveInstance !== undefined) throw new Error('IcpContext.useCells: the objective already exists')
+    this.cells = cells
+  }
+
+  private get objective(): IcpObjective {
+    if (this.objectiveInstance === undefined) {
+      const { treeP, treeT } = this
+      if (this.kernel === 'js') this.objectiveInstance = new JsObjective(treeP, treeT)
+      else if (this.kernel === 'wasm') this.objectiveInstance = new WasmObjective(treeP, treeT)
+      else this.objectiveInstance = new WasmObjective(treeP, treeT, this.cells ?? [buildVoronoiCells(treeP), buildVoronoiCells(treeT)])
+    }
+    return this.objectiveInstance
   }
 
   /** Runs ICP from `start` and returns its best-encountered transform. Independent of previous calls (hints reset). */

@@ -1,5 +1,7 @@
-// The ICP objective in WebAssembly: lays two KdTrees and the per-query warm state out in the kernel's memory and
-// calls its `evaluate`; same bits as JsObjective (the kernel is a port of it). Kernel source: kernel/assembly/.
+// The ICP objective in WebAssembly: lays two KdTrees, optionally their Voronoi cells, and the per-query warm state out
+// in the kernel's memory and calls its `evaluate`; same bits as JsObjective (the kernel is a port of it plus the exact
+// cell shortcut). Kernel source: kernel/assembly/.
+import type { VoronoiCells } from './cells.ts'
 import type { KdTree, KdTreeArrays } from './kd-tree.ts'
 import { ICP_KERNEL_BASE64 } from './kernel/icp-kernel.wasm.ts'
 import type { IcpObjective } from './objective.ts'
@@ -7,16 +9,20 @@ import type { IcpObjective } from './objective.ts'
 interface KernelExports {
   memory: WebAssembly.Memory
   configure(target: number, prediction: number, forward: number, backward: number, sums: number, stack: number, stackDist: number): void
+  configureCells(target: number, prediction: number): void
   evaluate(r0: number, r1: number, r2: number, r3: number, r4: number, r5: number, r6: number, r7: number, r8: number, t0: number, t1: number, t2: number): number
 }
 
 // Fixed part of the memory map (bytes). Tree headers hold 13 i32 words in the order the kernel's T_* offsets expect;
-// query-side headers hold 3 (hint, radius, origin). The search stack takes 2·levels + 4 entries; 256 covers any tree.
+// query-side headers hold 3 (hint, radius, origin); cells headers 5 (start, nbr, nbrXyz, noCell, box). The search
+// stack takes 2·levels + 4 entries; 256 covers any tree.
 const TREE_T_HEADER = 0
 const TREE_P_HEADER = 64
 const SIDE_F_HEADER = 128
 const SIDE_B_HEADER = 144
 const SUMS = 160
+const CELLS_T_HEADER = 288
+const CELLS_P_HEADER = 320
 const STACK = 1024
 const STACK_DIST = 2048
 const DATA = 4096
@@ -40,9 +46,11 @@ class Layout {
   }
 }
 
-interface PlacedTree {
+/** Arrays copied into the kernel's memory; the header gets `words` then the arrays' addresses, as i32. */
+interface PlacedBlock {
   header: number
-  arrays: KdTreeArrays
+  words: number[]
+  parts: ArrayBufferView[]
   offsets: number[]
 }
 
@@ -51,21 +59,33 @@ function treeParts(a: KdTreeArrays): ArrayBufferView[] {
   return [a.nodeStart, a.nodeEnd, a.boxes, a.splitAxis, a.splitValue, a.xs, a.ys, a.zs, a.leafOf, a.nextOf, a.points]
 }
 
+/** The 5 arrays of a cloud's cells, in the order of the kernel's cells header. */
+function cellParts(c: VoronoiCells): ArrayBufferView[] {
+  return [c.start, c.nbr, c.nbrXyz, c.noCell, c.box]
+}
+
 /** The objective of objective.ts computed by the WebAssembly kernel; one instance (and memory) per context. */
 export class WasmObjective implements IcpObjective {
   private readonly kernel: KernelExports
   private readonly hints: Int32Array[]
   private readonly sumsView: Float64Array
 
-  /** `treeP` over the centred prediction, `treeT` over the centred target (equal sizes). */
-  constructor(treeP: KdTree, treeT: KdTree) {
+  /**
+   * `treeP` over the centred prediction, `treeT` over the centred target (equal sizes); `cells` = [cells of treeP,
+   * cells of treeT] (cells.ts) turns on the exact cell shortcut, which changes speed, never results.
+   */
+  constructor(treeP: KdTree, treeT: KdTree, cells?: readonly [VoronoiCells, VoronoiCells]) {
     const layout = new Layout()
-    const place = (header: number, tree: KdTree): PlacedTree => {
+    const place = (header: number, words: number[], parts: ArrayBufferView[]): PlacedBlock =>
+      ({ header, words, parts, offsets: parts.map(part => layout.take(part.byteLength)) })
+    const blocks = [treeT, treeP].map((tree, k) => {
       const arrays = tree.arrays()
-      return { header, arrays, offsets: treeParts(arrays).map(part => layout.take(part.byteLength)) }
+      return place(k === 0 ? TREE_T_HEADER : TREE_P_HEADER, [arrays.size, arrays.firstLeaf], treeParts(arrays))
+    })
+    if (cells !== undefined) {
+      if (cells[0].size !== treeP.size || cells[1].size !== treeT.size) throw new RangeError('WasmObjective: cells do not match the trees')
+      blocks.push(place(CELLS_T_HEADER, [], cellParts(cells[1])), place(CELLS_P_HEADER, [], cellParts(cells[0])))
     }
-    const target = place(TREE_T_HEADER, treeT)
-    const prediction = place(TREE_P_HEADER, treeP)
     const n = treeP.size
     const sides = [SIDE_F_HEADER, SIDE_B_HEADER].map(header => ({ header, hint: layout.take(4 * n), radius: layout.take(8 * n), origin: layout.take(24 * n) }))
 
@@ -73,12 +93,13 @@ export class WasmObjective implements IcpObjective {
     kernel.memory.grow(Math.ceil(layout.size / PAGE))
     const buffer = kernel.memory.buffer
     const words = new Int32Array(buffer)
-    for (const { header, arrays, offsets } of [target, prediction]) {
-      treeParts(arrays).forEach((part, k) => new Uint8Array(buffer, offsets[k]!, part.byteLength).set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)))
-      words.set([arrays.size, arrays.firstLeaf, ...offsets], header / 4)
+    for (const { header, words: first, parts, offsets } of blocks) {
+      parts.forEach((part, k) => new Uint8Array(buffer, offsets[k]!, part.byteLength).set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)))
+      words.set([...first, ...offsets], header / 4)
     }
     for (const side of sides) words.set([side.hint, side.radius, side.origin], side.header / 4)
     kernel.configure(TREE_T_HEADER, TREE_P_HEADER, SIDE_F_HEADER, SIDE_B_HEADER, SUMS, STACK, STACK_DIST)
+    if (cells !== undefined) kernel.configureCells(CELLS_T_HEADER, CELLS_P_HEADER)
     this.kernel = kernel
     this.hints = sides.map(side => new Int32Array(buffer, side.hint, n))
     this.sumsView = new Float64Array(buffer, SUMS, 15)

@@ -9,8 +9,15 @@ import type { KdTree } from './kd-tree.ts'
  */
 export const CERTIFICATE_MARGIN = 1 + 1e-12
 
-/** Which implementation evaluates the objective: WebAssembly (default, ~2× faster) or plain JS (the reference). */
-export type IcpKernel = 'wasm' | 'js'
+/**
+ * Which implementation evaluates the objective; all give the same bits. `cells` (default): the WebAssembly kernel with
+ * the exact Voronoi-cell shortcut of cells.ts (fastest; the cells are built once per sample); `wasm`: the same kernel
+ * with KD searches only; `js`: plain JS with KD searches only (the reference the kernel is a port of).
+ */
+export type IcpKernel = 'cells' | 'wasm' | 'js'
+
+/** Every IcpKernel value, for option parsing. */
+export const ICP_KERNELS: readonly IcpKernel[] = ['cells', 'wasm', 'js']
 
 /**
  * One evaluation of f(R, t) per call: the forward term over P mapped by (R, t), the backward term over T mapped into

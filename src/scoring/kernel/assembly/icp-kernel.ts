@@ -1,10 +1,20 @@
 // AssemblyScript source of the ICP objective kernel (scoring.md §6.1): one evaluation of f(R, t) over two static
 // KD-trees with warm hints and certificates, writing the Kabsch sums of the pairs it found. Compiled to WebAssembly
-// by `npm run build:wasm`; `../../objective-wasm.ts` lays the trees out in memory and calls `evaluate`.
+// by `npm run build:wasm`; `../../objective-wasm.ts` lays the trees (and, optionally, the Voronoi cells of
+// `../../cells.ts`) out in memory and calls `evaluate`.
 //
-// This is a line-for-line port of the JS evaluator in `../../icp.ts` and `KdTree.nearest` in `../../kd-tree.ts`:
-// every floating-point expression keeps the same operands in the same order, so both give the same bits (tested).
-// WebAssembly has no fused multiply-add and rounds like JS doubles, so nothing here may be reassociated.
+// Each uncertified query is answered, in this order, by:
+//  1. the cell test + greedy walk over the cells (when configured): from the warm hint j, scan S_j; if every point
+//     of S_j is strictly farther, j is the unique float argmin (cells.ts proves it); if the closest k of S_j is
+//     strictly nearer, move to k and rescan (at most WALK_MAX_STEPS moves). In the first evaluation after a reset
+//     (no hint) the walk starts from the previous query's answer instead (SEED_MAX_STEPS);
+//  2. otherwise (exact tie, too many steps, no cell, query outside the cells' box, no cells configured)
+//     `nearest`, a line-for-line port of `KdTree.nearest` in `../../kd-tree.ts` with the same hint.
+// A walk answer is the unique argmin, i.e. what `nearest` would return, so the pair and its d2 are the same bits;
+// after a walk the certificate radius is the smallest distance over S_j, which holds the second-nearest point.
+// This is a line-for-line port of `JsObjective` in `../../objective.ts` plus that shortcut: every floating-point
+// expression keeps the same operands in the same order, so both give the same bits (tested). WebAssembly has no
+// fused multiply-add and rounds like JS doubles, so nothing here may be reassociated.
 
 // Tree header (i32 words), written by the host (../../objective-wasm.ts): size, first leaf, then the array addresses.
 const T_SIZE = 0
@@ -20,6 +30,15 @@ const T_ZS = 36
 const T_LEAF_OF = 40
 const T_NEXT_OF = 44
 const T_POINTS = 48
+// Cells header (i32 words): start (i32, n+1), nbr (i32), nbrXyz (f64 ×3), noCell (u8), box (6 f64).
+const C_START = 0
+const C_NBR = 4
+const C_XYZ = 8
+const C_NOCELL = 12
+const C_BOX = 16
+/** Most moves of one walk from a warm hint, resp. from the previous query's answer; then the KD search. */
+const WALK_MAX_STEPS: i32 = 8
+const SEED_MAX_STEPS: i32 = 8
 // Query-side header (i32 words): warm hint per query, certificate radius, origin of the last search.
 const S_HINT = 0
 const S_RADIUS = 4
@@ -50,6 +69,28 @@ let kZs: usize = 0
 let kLeafOf: usize = 0
 let kNextOf: usize = 0
 
+// Cells headers of the target and prediction clouds; 0 = no cells (every uncertified query runs the KD search).
+let cellsT: usize = 0
+let cellsP: usize = 0
+let cellsOn = false
+// The cells being walked, unpacked once per direction.
+let cStart: usize = 0
+let cNbr: usize = 0
+let cXyz: usize = 0
+let cNoCell: usize = 0
+let bx0: f64 = 0
+let by0: f64 = 0
+let bz0: f64 = 0
+let bx1: f64 = 0
+let by1: f64 = 0
+let bz1: f64 = 0
+// Distance of answer()'s result.
+let qD2: f64 = 0
+// Result of walk().
+let wPos: i32 = -1
+let wD2: f64 = 0
+let wSecond: f64 = 0
+
 // Results of the last search.
 let foundDistSq: f64 = 0
 let foundSecondSq: f64 = 0
@@ -63,6 +104,89 @@ export function configure(target: usize, prediction: usize, forward: usize, back
   sumsOut = sums
   stack = stackBase
   stackDist = stackDistBase
+}
+
+/** Sets the addresses of the cells headers of the target and prediction clouds (both 0: no cells). */
+export function configureCells(target: usize, prediction: usize): void {
+  cellsT = target
+  cellsP = prediction
+}
+
+function useCells(cells: usize): void {
+  cellsOn = cells != 0
+  if (!cellsOn) return
+  cStart = load<u32>(cells + C_START)
+  cNbr = load<u32>(cells + C_NBR)
+  cXyz = load<u32>(cells + C_XYZ)
+  cNoCell = load<u32>(cells + C_NOCELL)
+  const b = <usize>load<u32>(cells + C_BOX)
+  bx0 = load<f64>(b); by0 = load<f64>(b, 8); bz0 = load<f64>(b, 16)
+  bx1 = load<f64>(b, 24); by1 = load<f64>(b, 32); bz1 = load<f64>(b, 40)
+}
+
+/**
+ * Cell test + walk from j (x inside B) over the current cells; dst = the searched cloud's interleaved points.
+ * 1 with wPos/wD2/wSecond set, or −1 exact tie, −2 too many steps, −3 reached a point without a cell.
+ */
+function walk(dst: usize, x: f64, y: f64, z: f64, j: i32, maxSteps: i32): i32 {
+  let b = dst + <usize>j * 24
+  let dx = x - load<f64>(b), dy = y - load<f64>(b, 8), dz = z - load<f64>(b, 16)
+  let dj = dx * dx + dy * dy + dz * dz
+  let step: i32 = 0
+  while (true) {
+    if (load<u8>(cNoCell + <usize>j) == 1) return -3
+    const e1 = load<i32>(cStart + (<usize>(j + 1) << 2))
+    let best: f64 = Infinity
+    let bestE: i32 = -1
+    for (let e = load<i32>(cStart + (<usize>j << 2)); e < e1; e++) {
+      const c = cXyz + <usize>e * 24
+      dx = x - load<f64>(c); dy = y - load<f64>(c, 8); dz = z - load<f64>(c, 16)
+      const d = dx * dx + dy * dy + dz * dz
+      if (d < best) { best = d; bestE = e }
+    }
+    if (best > dj) {
+      wPos = j; wD2 = dj; wSecond = best
+      return 1
+    }
+    if (best == dj) return -1
+    if (step >= maxSteps) return -2
+    j = load<i32>(cNbr + (<usize>bestE << 2))
+    dj = best
+    step++
+  }
+  return -2
+}
+
+// @ts-ignore: decorator
+@inline function insideBox(x: f64, y: f64, z: f64): bool {
+  return x > bx0 && x < bx1 && y > by0 && y < by1 && z > bz0 && z < bz1
+}
+
+/**
+ * Uncertified query i at (x, y, z) with warm hint j (−1 after a reset): walk over the cells, else the KD search.
+ * Returns the nearest point and sets qD2; refreshes the query's hint, certificate radius and origin.
+ */
+// @ts-ignore: decorator
+@inline function answer(dst: usize, x: f64, y: f64, z: f64, i: i32, j: i32, hint: usize, radius: usize, origin: usize): i32 {
+  let w: i32 = 0
+  if (cellsOn && insideBox(x, y, z)) {
+    if (j >= 0) w = walk(dst, x, y, z, j, WALK_MAX_STEPS)
+    else if (i > 0) w = walk(dst, x, y, z, load<i32>(hint + (<usize>(i - 1) << 2)), SEED_MAX_STEPS)
+  }
+  if (w == 1) {
+    j = wPos
+    qD2 = wD2
+    store<i32>(hint + (<usize>i << 2), j)
+    store<f64>(radius + (<usize>i << 3), Math.sqrt(wSecond))
+  } else {
+    j = nearest(x, y, z, j)
+    qD2 = foundDistSq
+    store<i32>(hint + (<usize>i << 2), j)
+    store<f64>(radius + (<usize>i << 3), Math.sqrt(foundSecondSq))
+  }
+  const oo = origin + <usize>i * 24
+  store<f64>(oo, x); store<f64>(oo, y, 8); store<f64>(oo, z, 16)
+  return j
 }
 
 function useTree(tree: usize): void {
@@ -180,6 +304,7 @@ export function evaluate(r0: f64, r1: f64, r2: f64, r3: f64, r4: f64, r5: f64, r
   let sumF: f64 = 0
   {
     useTree(treeT)
+    useCells(cellsT)
     const src = <usize>load<u32>(treeP + T_POINTS)
     const dst = <usize>load<u32>(treeT + T_POINTS)
     const hint = <usize>load<u32>(sideF + S_HINT)
@@ -204,11 +329,8 @@ export function evaluate(r0: f64, r1: f64, r2: f64, r3: f64, r4: f64, r5: f64, r
         certified = (Math.sqrt(d2) + Math.sqrt(ox * ox + oy * oy + oz * oz)) * CERTIFICATE_MARGIN < load<f64>(radius + (<usize>i << 3))
       }
       if (!certified) {
-        j = nearest(x, y, z, j)
-        d2 = foundDistSq
-        store<i32>(ho, j)
-        store<f64>(radius + (<usize>i << 3), Math.sqrt(foundSecondSq))
-        store<f64>(oo, x); store<f64>(oo, y, 8); store<f64>(oo, z, 16)
+        j = answer(dst, x, y, z, i, j, hint, radius, origin)
+        d2 = qD2
       }
       sumF += d2
       const b = dst + <usize>j * 24
@@ -224,6 +346,7 @@ export function evaluate(r0: f64, r1: f64, r2: f64, r3: f64, r4: f64, r5: f64, r
   let sumB: f64 = 0
   {
     useTree(treeP)
+    useCells(cellsP)
     const src = <usize>load<u32>(treeT + T_POINTS)
     const dst = <usize>load<u32>(treeP + T_POINTS)
     const hint = <usize>load<u32>(sideB + S_HINT)
@@ -249,11 +372,8 @@ export function evaluate(r0: f64, r1: f64, r2: f64, r3: f64, r4: f64, r5: f64, r
         certified = (Math.sqrt(d2) + Math.sqrt(ox * ox + oy * oy + oz * oz)) * CERTIFICATE_MARGIN < load<f64>(radius + (<usize>i << 3))
       }
       if (!certified) {
-        j = nearest(x, y, z, j)
-        d2 = foundDistSq
-        store<i32>(ho, j)
-        store<f64>(radius + (<usize>i << 3), Math.sqrt(foundSecondSq))
-        store<f64>(oo, x); store<f64>(oo, y, 8); store<f64>(oo, z, 16)
+        j = answer(dst, x, y, z, i, j, hint, radius, origin)
+        d2 = qD2
       }
       sumB += d2
       const b = dst + <usize>j * 24
