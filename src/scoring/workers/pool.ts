@@ -8,8 +8,10 @@ import { ScoringError } from '../errors.ts'
 import type { StartResult } from '../icp.ts'
 import { finishSample, planSample, type SampleScore, type ScoreOptions } from '../score-sample.ts'
 import type { SampleInput } from '../sample.ts'
+import type { IcpKernel } from '../objective.ts'
 import type { AlignmentStart } from '../starts.ts'
-import type { StartsJob, StartsReply } from './protocol.ts'
+import { CELL_CHUNK_POINTS, layoutCellChunks, type CellChunk, type SharedCells } from './cell-chunks.ts'
+import type { StartsJob, WorkerJob, WorkerReply } from './protocol.ts'
 
 /** Default cap on worker threads (beyond this the 24 + n starts leave threads idle). */
 export const MAX_DEFAULT_WORKERS = 8
@@ -17,6 +19,8 @@ export const MAX_DEFAULT_WORKERS = 8
 export interface ScoringPoolOptions {
   /** Worker threads; 0 runs everything in the calling thread. Default: CPU count, at most MAX_DEFAULT_WORKERS. */
   workers?: number
+  /** ICP objective implementation (same results, different speed). Default: `cells`. */
+  kernel?: IcpKernel
 }
 
 /**
@@ -37,13 +41,16 @@ export function defaultWorkerCount(): number {
 
 /**
  * Scores samples with the (24 + n) starts of each spread over worker threads; the winner is chosen afterwards with
- * the strict-< rule in start order (scoring.md §6.5), so any worker count gives bit-identical rows. Workers start on
- * first use and are unref'ed while idle, so an idle pool never keeps the process alive; `close()` ends them.
- * One sample at a time: concurrent calls queue.
+ * the strict-< rule in start order (scoring.md §6.5), so any worker count gives bit-identical rows. With the `cells`
+ * kernel a sample runs in two phases: the workers first build the Voronoi cells of both clouds in chunks, which this
+ * thread lays out once in shared memory, then run the starts on them. Workers start on first use and are unref'ed
+ * while idle, so an idle pool never keeps the process alive; `close()` ends them. One sample at a time: concurrent
+ * calls queue. A crashed worker fails the sample in progress only; the next sample gets fresh workers.
  */
 export class ScoringPool {
   /** Number of worker threads (0 = in-thread). */
   readonly workers: number
+  readonly kernel: IcpKernel
   private threads: Worker[] = []
   private nextId = 0
   private queue: Promise<unknown> = Promise.resolve()
@@ -55,6 +62,7 @@ export class ScoringPool {
       throw new ScoringError('SCORING_BAD_INPUT', `workers: expected a whole number ≥ 0, got ${workers}`)
     }
     this.workers = workers
+    this.kernel = options.kernel ?? 'cells'
   }
 
   /** Scores one sample (same result as `scoreSample` in this thread). */
@@ -67,7 +75,7 @@ export class ScoringPool {
   /** ICP from every start (results in start order), spread over the workers. */
   runStarts(prediction: Float64Array, target: Float64Array, starts: readonly AlignmentStart[]): Promise<StartResult[]> {
     if (this.closed) return Promise.reject(new ScoringError('SCORING_WORKER_FAILED', 'the scoring pool is closed; create a new ScoringPool'))
-    if (this.workers === 0) return Promise.resolve(runStarts(prediction, target, starts))
+    if (this.workers === 0) return Promise.resolve(runStarts(prediction, target, starts, this.kernel))
     const run = this.queue.then(() => this.dispatch(prediction, target, starts))
     this.queue = run.catch(() => undefined)
     return run
@@ -87,7 +95,8 @@ export class ScoringPool {
       const url = new URL(isTypeScript ? './start-runner.ts' : './start-runner.js', import.meta.url)
       for (let i = 0; i < this.workers; i++) {
         const worker = isTypeScript ? typeScriptWorker(url) : new Worker(url)
-        worker.on('error', () => this.discard())
+        worker.on('error', () => this.discard(worker))
+        worker.on('exit', () => this.discard(worker))
         worker.unref()
         this.threads.push(worker)
       }
@@ -95,48 +104,72 @@ export class ScoringPool {
     return this.threads
   }
 
-  /** A crashed worker poisons the set: drop every thread so the next job starts fresh ones. */
-  private discard(): void {
+  /**
+   * A crashed or exited worker poisons its set: drop every thread so the next job starts fresh ones. Events of a set
+   * already dropped (the exits its own termination causes) leave the current set alone.
+   */
+  private discard(worker: Worker): void {
+    if (!this.threads.includes(worker)) return
     const threads = this.threads
     this.threads = []
     for (const t of threads) void t.terminate()
   }
 
   private async dispatch(prediction: Float64Array, target: Float64Array, starts: readonly AlignmentStart[]): Promise<StartResult[]> {
-    const threads = this.spawn()
     const id = this.nextId++
-    const counter = new Int32Array(new SharedArrayBuffer(4))
-    const job: StartsJob = { id, prediction, target, starts: [...starts], counter }
+    let cells: [SharedCells, SharedCells] | undefined
+    if (this.kernel === 'cells') {
+      const replies = await this.broadcast({ kind: 'cells', id, prediction, target, chunk: CELL_CHUNK_POINTS, counter: sharedCounter() })
+      const byCloud: [CellChunk[], CellChunk[]] = [[], []]
+      for (const reply of replies) if (reply.kind === 'cells') for (const chunk of reply.chunks) byCloud[chunk.cloud].push(chunk)
+      const n = prediction.length / 3
+      cells = [layoutCellChunks(n, byCloud[0]), layoutCellChunks(n, byCloud[1])]
+    }
+    const job: StartsJob = { kind: 'starts', id, prediction, target, starts: [...starts], kernel: this.kernel, counter: sharedCounter() }
+    if (cells !== undefined) job.cells = cells
+    const replies = await this.broadcast(job)
     const results = new Array<StartResult | undefined>(starts.length)
-    const replies = threads.map(worker => new Promise<void>((resolve, reject) => {
-      const onMessage = (reply: StartsReply): void => {
-        if (reply.id !== id) return
-        cleanup()
-        if ('error' in reply) {
-          reject(new ScoringError('SCORING_WORKER_FAILED', `alignment worker failed: ${reply.error}`))
-          return
-        }
-        for (const { index, result } of reply.results) results[index] = result
-        resolve()
-      }
-      const onError = (error: Error): void => {
-        cleanup()
-        reject(new ScoringError('SCORING_WORKER_FAILED', `alignment worker crashed: ${error.message}`, { cause: error }))
-      }
-      const cleanup = (): void => {
-        worker.off('message', onMessage)
-        worker.off('error', onError)
-        worker.unref()
-      }
-      worker.ref()
-      worker.on('message', onMessage)
-      worker.on('error', onError)
-      worker.postMessage(job)
-    }))
-    await Promise.all(replies)
+    for (const reply of replies) if (reply.kind === 'starts') for (const { index, result } of reply.results) results[index] = result
     return results.map((r, i) => {
       if (r === undefined) throw new ScoringError('SCORING_WORKER_FAILED', `alignment start ${starts[i]?.name ?? i} got no result from any worker`)
       return r
     })
   }
+
+  /** Sends `job` to every worker and collects one reply from each; rejects on a worker's error or crash. */
+  private broadcast(job: WorkerJob): Promise<Exclude<WorkerReply, { error: string }>[]> {
+    return Promise.all(this.spawn().map(worker => new Promise<Exclude<WorkerReply, { error: string }>>((resolve, reject) => {
+      const onMessage = (reply: WorkerReply): void => {
+        if (reply.id !== job.id) return
+        cleanup()
+        if ('error' in reply) reject(new ScoringError('SCORING_WORKER_FAILED', `alignment worker failed: ${reply.error}`))
+        else resolve(reply)
+      }
+      const onError = (error: Error): void => {
+        cleanup()
+        reject(new ScoringError('SCORING_WORKER_FAILED', `alignment worker crashed: ${error.message}`, { cause: error }))
+      }
+      // A worker that ends without an error event (terminated, process.exit) would otherwise leave the sample waiting forever.
+      const onExit = (code: number): void => {
+        cleanup()
+        reject(new ScoringError('SCORING_WORKER_FAILED', `alignment worker exited (code ${code}) before replying`))
+      }
+      const cleanup = (): void => {
+        worker.off('message', onMessage)
+        worker.off('error', onError)
+        worker.off('exit', onExit)
+        worker.unref()
+      }
+      worker.ref()
+      worker.on('message', onMessage)
+      worker.on('error', onError)
+      worker.on('exit', onExit)
+      worker.postMessage(job)
+    })))
+  }
+}
+
+/** An Int32Array(1) counter over a SharedArrayBuffer, for workers to claim work with Atomics.add. */
+function sharedCounter(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4))
 }

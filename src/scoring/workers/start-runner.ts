@@ -1,25 +1,67 @@
-// Worker-thread entry: runs ICP starts claimed from a shared counter (one IcpContext per job); no winner choice.
+// Worker-thread entry: builds chunks of a sample's cells (phase 1 of the `cells` kernel) and runs ICP starts claimed
+// from a shared counter (phase 2); no winner choice. One IcpContext per sample, kept between the two phases.
 import { parentPort } from 'node:worker_threads'
+import { CellBuilder } from '../cells.ts'
 import { IcpContext, type StartResult } from '../icp.ts'
-import type { StartsJob, StartsReply } from './protocol.ts'
+import { CELL_CHUNK_POINTS, buildCellChunk, sharedToCells, type CellChunk } from './cell-chunks.ts'
+import type { CellsJob, StartsJob, WorkerJob, WorkerReply } from './protocol.ts'
 
 const port = parentPort
 if (port === null) throw new Error('start-runner.ts must run as a worker thread')
 
-port.on('message', (job: StartsJob) => {
-  let reply: StartsReply
+/** The context of the sample in progress (trees are built once per sample in each worker). */
+let current: { id: number; context: IcpContext } | undefined
+
+function contextFor(job: WorkerJob, kernel: StartsJob['kernel']): IcpContext {
+  if (current?.id !== job.id) current = { id: job.id, context: new IcpContext(job.prediction, job.target, kernel) }
+  return current.context
+}
+
+function buildCells(job: CellsJob): CellChunk[] {
+  const context = contextFor(job, 'cells')
+  const n = context.size
+  const chunk = job.chunk > 0 ? job.chunk : CELL_CHUNK_POINTS
+  const perCloud = Math.ceil(n / chunk)
+  const builders = [new CellBuilder(context.treeP), new CellBuilder(context.treeT)]
+  const chunks: CellChunk[] = []
+  for (;;) {
+    const c = Atomics.add(job.counter, 0, 1)
+    if (c >= 2 * perCloud) break
+    const cloud = c < perCloud ? 0 : 1
+    const lo = (c % perCloud) * chunk
+    chunks.push(buildCellChunk(builders[cloud]!, cloud, lo, Math.min(n, lo + chunk)))
+  }
+  return chunks
+}
+
+function runStarts(job: StartsJob): { index: number; result: StartResult }[] {
+  // Claiming order cannot change results: starts are independent, and cells only change speed.
+  const context = contextFor(job, job.kernel)
+  if (job.cells !== undefined) context.useCells([sharedToCells(context.treeP, job.cells[0]), sharedToCells(context.treeT, job.cells[1])])
+  const results: { index: number; result: StartResult }[] = []
+  for (;;) {
+    const index = Atomics.add(job.counter, 0, 1)
+    if (index >= job.starts.length) break
+    results.push({ index, result: context.runStart(job.starts[index]!) })
+  }
+  current = undefined
+  return results
+}
+
+port.on('message', (job: WorkerJob) => {
+  let reply: WorkerReply
+  const transfer: ArrayBuffer[] = []
   try {
-    // Trees are built once per sample in each worker; starts are independent, so claiming order cannot change results.
-    const context = new IcpContext(job.prediction, job.target)
-    const results: { index: number; result: StartResult }[] = []
-    for (;;) {
-      const index = Atomics.add(job.counter, 0, 1)
-      if (index >= job.starts.length) break
-      results.push({ index, result: context.runStart(job.starts[index]!) })
+    if (job.kind === 'cells') {
+      const chunks = buildCells(job)
+      for (const c of chunks) transfer.push(c.counts.buffer as ArrayBuffer, c.nbr.buffer as ArrayBuffer)
+      reply = { id: job.id, kind: 'cells', chunks }
+    } else {
+      reply = { id: job.id, kind: 'starts', results: runStarts(job) }
     }
-    reply = { id: job.id, results }
   } catch (error) {
+    current = undefined
     reply = { id: job.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }
   }
-  port.postMessage(reply)
+  port.postMessage(reply, transfer)
 })

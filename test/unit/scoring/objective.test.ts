@@ -1,7 +1,8 @@
-// The WebAssembly ICP kernel against the JS reference: same objective bits, same sums, same ICP results; kernel fresh.
+// The WebAssembly ICP kernel, with and without Voronoi cells, against the JS reference: same objective bits, same sums,
+// same ICP results, exact ties included; the committed kernel is fresh.
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { IcpContext, KdTree, alignmentStarts, quaternionToMatrix } from '../../../src/scoring/index.ts'
+import { IcpContext, KdTree, alignmentStarts, buildVoronoiCells, quaternionToMatrix } from '../../../src/scoring/index.ts'
 import { ICP_KERNEL_BASE64 } from '../../../src/scoring/kernel/icp-kernel.wasm.ts'
 import { JsObjective } from '../../../src/scoring/objective.ts'
 import { WasmObjective } from '../../../src/scoring/objective-wasm.ts'
@@ -20,11 +21,35 @@ function clouds(seed: number, n: number): { p: Float64Array; t: Float64Array } {
   return { p, t: randomBox(rng, n, [0.5, 0.4, 0.3]) }
 }
 
-describe('WasmObjective', () => {
+/** The WasmObjective over p and t, with both clouds' Voronoi cells when `withCells`. */
+function wasmObjective(p: Float64Array, t: Float64Array, withCells: boolean): WasmObjective {
+  const treeP = new KdTree(p), treeT = new KdTree(t)
+  return new WasmObjective(treeP, treeT, withCells ? [buildVoronoiCells(treeP), buildVoronoiCells(treeT)] : undefined)
+}
+
+const IDENTITY = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1])
+
+/** Evaluates JsObjective and both WasmObjectives over the same transforms; every f and sum must agree bit for bit. */
+function expectSameEvaluations(p: Float64Array, t: Float64Array, translations: number[][]): void {
+  const js = new JsObjective(new KdTree(p), new KdTree(t))
+  for (const withCells of [false, true]) {
+    const wasm = wasmObjective(p, t, withCells)
+    js.reset()
+    wasm.reset()
+    const sumsJs = new Float64Array(15), sumsWasm = new Float64Array(15)
+    for (const translation of translations) {
+      const trans = new Float64Array(translation)
+      expect(Object.is(wasm.evaluate(IDENTITY, trans, sumsWasm), js.evaluate(IDENTITY, trans, sumsJs))).toBe(true)
+      expect(Array.from(sumsWasm)).toEqual(Array.from(sumsJs))
+    }
+  }
+}
+
+describe.each([false, true])('WasmObjective (cells: %s)', withCells => {
   it('gives the same objective and Kabsch sums as JsObjective, bit for bit, across warm evaluations', () => {
     const { p, t } = clouds(7, 600)
     const js = new JsObjective(new KdTree(p), new KdTree(t))
-    const wasm = new WasmObjective(new KdTree(p), new KdTree(t))
+    const wasm = wasmObjective(p, t, withCells)
     const rng = seededRandom(11)
     const sumsJs = new Float64Array(15), sumsWasm = new Float64Array(15)
     for (let round = 0; round < 3; round++) {
@@ -44,22 +69,64 @@ describe('WasmObjective', () => {
     }
   })
 
-  it('makes IcpContext give identical start results with either kernel', () => {
+})
+
+describe('IcpContext', () => {
+  it('gives identical start results with every kernel', () => {
     const { p, t } = clouds(3, 1000)
     const starts = alignmentStarts(p, t)
     const js = new IcpContext(p, t, 'js')
-    const wasm = new IcpContext(p, t, 'wasm')
+    const others = [new IcpContext(p, t, 'wasm'), new IcpContext(p, t, 'cells')]
     for (const start of starts) {
-      expect(wasm.runStart(start)).toEqual(js.runStart(start))
+      const want = js.runStart(start)
+      for (const context of others) expect(context.runStart(start)).toEqual(want)
     }
   })
 
-  it('handles a one-point cloud (no second neighbour) like the JS kernel', () => {
-    const p = new Float64Array([0.1, 0.2, 0.3]), t = new Float64Array([-0.4, 0.5, 0.25])
+  it('handles one-point and two-point clouds (no second neighbour, no cells) like the JS kernel', () => {
     const starts = alignmentStarts(randomBox(seededRandom(1), 4, [1, 0.5, 0.2]), randomBox(seededRandom(2), 4, [1, 0.5, 0.2]))
-    const js = new IcpContext(p, t, 'js')
+    for (const [p, t] of [
+      [[0.1, 0.2, 0.3], [-0.4, 0.5, 0.25]],
+      [[0.1, 0.2, 0.3, 0.1, 0.2, 0.3], [-0.4, 0.5, 0.25, 0.3, 0.1, 0.2]],
+    ]) {
+      const want = new IcpContext(p!, t!, 'js').runStart(starts[0]!)
+      for (const kernel of ['wasm', 'cells'] as const) expect(new IcpContext(p!, t!, kernel).runStart(starts[0]!)).toEqual(want)
+    }
+  })
+
+  it('takes prebuilt cells only for the cells kernel and only before the first start', () => {
+    const { p, t } = clouds(2, 40)
     const wasm = new IcpContext(p, t, 'wasm')
-    expect(wasm.runStart(starts[0]!)).toEqual(js.runStart(starts[0]!))
+    expect(() => wasm.useCells([buildVoronoiCells(wasm.treeP), buildVoronoiCells(wasm.treeT)])).toThrow(/takes no cells/)
+    const cells = new IcpContext(p, t, 'cells')
+    cells.runStart(alignmentStarts(p, t)[0]!)
+    expect(() => cells.useCells([buildVoronoiCells(cells.treeP), buildVoronoiCells(cells.treeT)])).toThrow(/already exists/)
+  })
+})
+
+describe('exact ties (the cell walk must hand over to the KD search, whose hint decides, like JsObjective)', () => {
+  // Target a = (1,0,0) and b = (−1,0,0), mirror images about x = 0, plus four far points; p0 starts next to a or b,
+  // and the second evaluation moves it onto x = 0, equidistant from a and b bit for bit.
+  const target = new Float64Array([1, 0, 0, -1, 0, 0, 0, 5, 0, 0, -5, 0, 0, 0, 5, 0, 0, -5])
+  for (const side of [1, -1]) {
+    it(`keeps the warm hint ${side > 0 ? 'a' : 'b'} on a tie at the hint`, () => {
+      const p = new Float64Array([0.9 * side, 0.1, 0.2, 0.3, 4, 0.1, -0.2, -4.1, 0.3, 0.1, 0.2, 4.2, 0.2, -0.1, -3.9, 0.4, 0.3, 0.2])
+      expect(0.9 * side - 0.9 * side).toBe(0)
+      expectSameEvaluations(p, target, [[0, 0, 0], [-0.9 * side, 0, 0]])
+    })
+  }
+  it('handles a tie met after a walk step (hint c = (3,0,0), walk c → a, a and b tie)', () => {
+    const t = new Float64Array([1, 0, 0, -1, 0, 0, 0, 5, 0, 0, -5, 0, 0, 0, 5, 3, 0, 0])
+    const p = new Float64Array([2.9, 0.1, 0.2, 0.3, 4, 0.1, -0.2, -4.1, 0.3, 0.1, 0.2, 4.2, 0.2, -0.1, -3.9, 0.4, 0.3, 0.2])
+    expectSameEvaluations(p, t, [[0, 0, 0], [-2.9, 0, 0]])
+  })
+  it('handles a cloud with exact duplicate points (no cells there) and a regular grid (many ties)', () => {
+    const grid: number[] = []
+    for (let x = 0; x < 6; x++) for (let y = 0; y < 6; y++) for (let z = 0; z < 3; z++) grid.push(x * 0.1, y * 0.1, z * 0.1)
+    const duplicated = Float64Array.from([...grid.slice(0, 3 * 54), ...grid.slice(0, 3 * 54)])
+    const shifted = Float64Array.from(grid, (v, i) => v + (i % 3 === 0 ? 0.05 : 0))
+    expectSameEvaluations(shifted, duplicated, [[0, 0, 0], [0.05, 0.05, 0.05], [0.0001, 0, 0], [0.3, 0.2, 0.1]])
+    expectSameEvaluations(duplicated, shifted, [[0, 0, 0], [0.05, 0.05, 0.05], [0.0001, 0, 0]])
   })
 })
 

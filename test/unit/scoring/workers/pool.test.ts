@@ -1,6 +1,9 @@
-// The worker pool: results bit-identical for 0, 1 and 2 workers; the pool is reusable and closes cleanly.
+// The worker pool: results bit-identical for 0, 1, 2 and 3 workers and every kernel; the pool is reusable, survives a
+// dead worker and closes cleanly.
+import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { applyTransform, quaternionToMatrix, scoreSample, type SampleInput } from '../../../../src/scoring/index.ts'
+import { applyTransform, finishSample, planSample, quaternionToMatrix, scoreSample, type SampleInput } from '../../../../src/scoring/index.ts'
+import { runStarts } from '../../../../src/scoring/align.ts'
 import { ScoringPool } from '../../../../src/scoring/workers/index.ts'
 import { randomBox, randomQuaternion, seededRandom } from '../synthetic.ts'
 
@@ -34,6 +37,41 @@ describe('ScoringPool', () => {
     } finally {
       await one.close()
       await two.close()
+    }
+  })
+  it('gives the JS reference\'s rows with every kernel and worker count (cells built in chunks by 3 workers included)', async () => {
+    const input = sample(4)
+    const plan = planSample(input)
+    const reference = JSON.stringify(finishSample(plan, runStarts(plan.prepared.prediction, plan.prepared.target, plan.starts, 'js')))
+    const pools = [
+      new ScoringPool({ workers: 0, kernel: 'cells' }),
+      new ScoringPool({ workers: 3, kernel: 'cells' }),
+      new ScoringPool({ workers: 2, kernel: 'wasm' }),
+      new ScoringPool({ workers: 1, kernel: 'js' }),
+    ]
+    try {
+      for (const pool of pools) expect(JSON.stringify(await pool.scoreSample(input)), `${pool.workers} workers, ${pool.kernel}`).toBe(reference)
+    } finally {
+      await Promise.all(pools.map(p => p.close()))
+    }
+  })
+  it('fails only the sample whose worker dies, then scores the next one with fresh workers', async () => {
+    const pool = new ScoringPool({ workers: 2 })
+    try {
+      const input = sample(5)
+      const dying = pool.scoreSample(input)
+      // Let the pool start its workers and hand out the job, then kill one of them from outside.
+      let threads: Worker[] = []
+      for (let wait = 0; wait < 200 && threads.length === 0; wait++) {
+        await new Promise(resolve => setTimeout(resolve, 5))
+        threads = Reflect.get(pool, 'threads') as Worker[]
+      }
+      expect(threads.length).toBe(2)
+      await threads[0]!.terminate()
+      await expect(dying).rejects.toMatchObject({ code: 'SCORING_WORKER_FAILED' })
+      expect(await pool.scoreSample(input)).toStrictEqual(scoreSample(input))
+    } finally {
+      await pool.close()
     }
   })
   it('runs in-thread with workers: 0 and rejects after close', async () => {
