@@ -190,7 +190,7 @@ function checkScoring(): DoctorCheck {
   } catch {
     // Absent is the expected state; the message above says so.
   }
-  return { status: 'ok', essential: false, detail: `CPU KD-tree (WebAssembly ICP kernel); ${gpu}`, data: { backend: 'cpu-kd-tree', gpu } }
+  return { status: 'ok', essential: false, detail: `CPU KD-tree + Voronoi cells (WebAssembly ICP kernel); ${gpu}`, data: { backend: 'cpu-kd-tree', gpu } }
 }
 
 type Probe = { kind: 'ok'; text: string } | { kind: 'missing' } | { kind: 'failed'; message: string }
