@@ -44,7 +44,8 @@ export class WasmCellBuilder {
   private readonly out: number
   private readonly size: number
 
-  constructor(tree: KdTree) {
+  /** `poolBytes`: initial room for the per-vertex ball lists (the kernel grows memory past it on demand; tests shrink it). */
+  constructor(tree: KdTree, poolBytes = POOL_BYTES) {
     const a = tree.arrays()
     const n = a.size
     this.size = n
@@ -58,9 +59,10 @@ export class WasmCellBuilder {
     const sortD = layout.take(8 * (n + 1))
     this.out = layout.take(4 * n)
     const scratch = layout.take(kernel.scratchBytes())
-    const pool = layout.take(POOL_BYTES)
-
-    kernel.memory.grow(Math.ceil(layout.size / PAGE))
+    // The pool ends where memory ends, so it holds exactly `poolBytes` before the kernel has to grow memory.
+    const pages = Math.ceil((layout.size + poolBytes) / PAGE)
+    const pool = (pages * PAGE - poolBytes) & ~7
+    kernel.memory.grow(pages)
     const buffer = kernel.memory.buffer
     parts.forEach((part, k) => new Uint8Array(buffer, offsets[k]!, part.byteLength).set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)))
     // processed / inSet start at 0 (fresh memory); the kernel's stamps start at 1.
@@ -68,6 +70,11 @@ export class WasmCellBuilder {
     const { box, shift, halfGap, dup2 } = cellParameters(tree)
     kernel.configure(HEADER, box[0]!, box[1]!, box[2]!, box[3]!, box[4]!, box[5]!, shift, halfGap, dup2)
     this.kernel = kernel
+  }
+
+  /** Current size of the kernel's memory (it grows when a point's ball lists outgrow the pool). */
+  memoryBytes(): number {
+    return this.kernel.memory.buffer.byteLength
   }
 
   /** Builds S_j for points [lo, hi) of the tree: counts[k] = |S_{lo+k}| or −1 for no cell; nbr = the lists concatenated. */

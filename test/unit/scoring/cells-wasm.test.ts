@@ -106,6 +106,17 @@ describe('WasmCellBuilder', () => {
     }
     expect(() => builder.buildRange(0, n + 1)).toThrow(RangeError)
   })
+
+  it('grows its memory when the ball lists outgrow the pool, with the same result', () => {
+    const tree = new KdTree(randomBox(seededRandom(10), 1500, [0.5, 0.4, 0.3]))
+    const full = buildVoronoiCells(tree)
+    const builder = new WasmCellBuilder(tree, 8)
+    const before = builder.memoryBytes()
+    const { counts, nbr } = builder.buildRange(0, tree.size)
+    expect(builder.memoryBytes()).toBeGreaterThan(before)
+    expect(counts).toEqual(Int32Array.from({ length: tree.size }, (_, j) => (full.noCell[j] ? -1 : full.start[j + 1]! - full.start[j]!)))
+    expect(nbr).toEqual(full.nbr)
+  })
 })
 
 describe('the committed cell kernel', () => {

@@ -15,6 +15,7 @@
 //    entry buffers (FACE_ENTRY_CAP, 5× a simple polytope at the vertex cap) and memory growth for the per-vertex
 //    ball lists are the only new limits; hitting one gives "no cell" (a speed cost, never an exactness one).
 //  • Polytope.faceKey is never read by the construction, so faces carry no key here.
+//  • range searches from j's leaf upwards and build() restores JS's order of equal distances (see range below).
 
 // Header (i32 words at the address given to `configure`), written by the host: sizes, then array addresses.
 const H_SIZE = 0
