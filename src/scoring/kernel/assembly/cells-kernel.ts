@@ -585,6 +585,12 @@ function cut(m: i32, j: i32): i32 {
  * returns −1 when j gets no cell.
  */
 export function build(j: i32): i32 {
+  // A fresh stamp per build; after 2³¹ − 1 builds the marks are cleared rather than let the stamp wrap onto old ones.
+  if (stamp == i32.MAX_VALUE) {
+    memory.fill(processed, 0, <usize>size << 2)
+    memory.fill(inSet, 0, <usize>size << 2)
+    stamp = 0
+  }
   stamp++
   const n = size
   const px = f64At(xs, j), py = f64At(ys, j), pz = f64At(zs, j)
