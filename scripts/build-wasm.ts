@@ -1,25 +1,30 @@
-// Compiles the AssemblyScript ICP kernel to WebAssembly and writes it, base64-embedded, into a generated TS module
-// (so the scoring core stays free of file I/O and runs anywhere). `--check` compiles and only compares with the
-// committed module, exiting 1 when it is stale.
+// Compiles the AssemblyScript kernels (ICP objective, Voronoi cells) to WebAssembly and writes each, base64-embedded,
+// into a generated TS module (so the scoring core stays free of file I/O and runs anywhere). `--check` compiles and
+// only compares with the committed modules, exiting 1 when one is stale.
 // Usage: tsx scripts/build-wasm.ts [--check]
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { writeFileAtomic } from '../src/shared/atomic-write.ts'
-import { compileIcpKernel, renderKernelModule } from './wasm-kernel.ts'
+import { KERNELS, compileKernel, renderKernelModule } from './wasm-kernel.ts'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const OUTPUT = 'src/scoring/kernel/icp-kernel.wasm.ts'
+const check = process.argv.includes('--check')
 
-const wasm = await compileIcpKernel(ROOT)
-const text = renderKernelModule(wasm)
-if (process.argv.includes('--check')) {
-  const committed = readFileSync(ROOT + OUTPUT, 'utf8')
-  if (committed !== text) {
-    process.stderr.write(`${OUTPUT} is stale: run \`npm run build:wasm\` and commit the result\n`)
-    process.exit(1)
+let stale = false
+for (const kernel of KERNELS) {
+  const wasm = await compileKernel(ROOT, kernel)
+  const text = renderKernelModule(wasm, kernel)
+  if (check) {
+    const committed = readFileSync(ROOT + kernel.output, 'utf8')
+    if (committed !== text) {
+      process.stderr.write(`${kernel.output} is stale: run \`npm run build:wasm\` and commit the result\n`)
+      stale = true
+    } else {
+      process.stdout.write(`${kernel.output} is up to date (${wasm.length} bytes of WebAssembly)\n`)
+    }
+  } else {
+    await writeFileAtomic(ROOT + kernel.output, text)
+    process.stdout.write(`wrote ${kernel.output} (${wasm.length} bytes of WebAssembly)\n`)
   }
-  process.stdout.write(`${OUTPUT} is up to date (${wasm.length} bytes of WebAssembly)\n`)
-} else {
-  await writeFileAtomic(ROOT + OUTPUT, text)
-  process.stdout.write(`wrote ${OUTPUT} (${wasm.length} bytes of WebAssembly)\n`)
 }
+if (stale) process.exit(1)

@@ -266,6 +266,26 @@ export function cellBox(tree: KdTree): { box: Float64Array; D: number } {
   return { box, D }
 }
 
+/** The float parameters of the construction, each derived once from the tree (the WebAssembly builder receives them). */
+export interface CellParameters {
+  /** B: xyz min, xyz max. */
+  box: Float64Array
+  /** Diagonal of the cloud's bounding box. */
+  D: number
+  /** δ, the outward shift of every bisector plane. */
+  shift: number
+  /** BALL_GAP·D²/2: a ball of radius r_v widens by halfGap/r_v. */
+  halfGap: number
+  /** (DUP_TOL·D)²: a nearest neighbour closer than this means no cell. */
+  dup2: number
+}
+
+/** The parameters CellBuilder uses for `tree`. */
+export function cellParameters(tree: KdTree): CellParameters {
+  const { box, D } = cellBox(tree)
+  return { box, D, shift: CELL_SHIFT * D, halfGap: 0.5 * BALL_GAP * D * D, dup2: (DUP_TOL * D) ** 2 }
+}
+
 /**
  * Builds S_j one point at a time; the result for j depends only on the tree and j (all scratch is keyed by j or reset
  * per point), so any split of the points over threads gives the same cells.
@@ -287,11 +307,11 @@ export class CellBuilder {
   constructor(private readonly tree: KdTree) {
     this.a = tree.arrays()
     const n = this.a.size
-    const { box, D } = cellBox(tree)
+    const { box, shift, halfGap, dup2 } = cellParameters(tree)
     this.box = box
-    this.shift = CELL_SHIFT * D
-    this.halfGap = 0.5 * BALL_GAP * D * D
-    this.dup2 = (DUP_TOL * D) ** 2
+    this.shift = shift
+    this.halfGap = halfGap
+    this.dup2 = dup2
     this.sortD = new Float64Array(n + 1)
     this.processed = new Int32Array(n).fill(-1)
     this.inSet = new Int32Array(n).fill(-1)
