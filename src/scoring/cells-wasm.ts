@@ -1,7 +1,7 @@
 // Voronoi neighbour sets S_j built by the WebAssembly cell kernel: lays a KdTree and the builder's scratch out in the
 // kernel's memory and calls its `build` per point; the same sets, in the same order, as CellBuilder in cells.ts (the
 // kernel is a port of it). Kernel source: kernel/assembly/cells-kernel.ts.
-import { cellParameters, cellsFromArrays, type VoronoiCells } from './cells.ts'
+import { buildVoronoiCells, cellParameters, type CellRange, type CellRangeBuilder, type VoronoiCells } from './cells.ts'
 import type { KdTree } from './kd-tree.ts'
 import { CELLS_KERNEL_BASE64 } from './kernel/cells-kernel.wasm.ts'
 
@@ -39,7 +39,7 @@ class Layout {
 }
 
 /** Builds S_j for points of one tree with one kernel instance (and memory). */
-export class WasmCellBuilder {
+export class WasmCellBuilder implements CellRangeBuilder {
   private readonly kernel: KernelExports
   private readonly out: number
   private readonly size: number
@@ -78,7 +78,7 @@ export class WasmCellBuilder {
   }
 
   /** Builds S_j for points [lo, hi) of the tree: counts[k] = |S_{lo+k}| or −1 for no cell; nbr = the lists concatenated. */
-  buildRange(lo: number, hi: number): { counts: Int32Array; nbr: Int32Array } {
+  buildRange(lo: number, hi: number): CellRange {
     if (!(Number.isInteger(lo) && Number.isInteger(hi) && 0 <= lo && lo <= hi && hi <= this.size)) {
       throw new RangeError(`buildRange(${lo}, ${hi}): expected 0 ≤ lo ≤ hi ≤ ${this.size}`)
     }
@@ -105,16 +105,5 @@ export class WasmCellBuilder {
 
 /** Same as buildVoronoiCells(tree) in cells.ts, built by the kernel. */
 export function buildVoronoiCellsWasm(tree: KdTree): VoronoiCells {
-  const n = tree.size
-  const { counts, nbr } = new WasmCellBuilder(tree).buildRange(0, n)
-  const start = new Int32Array(n + 1)
-  const noCell = new Uint8Array(n)
-  let at = 0
-  for (let j = 0; j < n; j++) {
-    start[j] = at
-    if (counts[j]! < 0) noCell[j] = 1
-    else at += counts[j]!
-  }
-  start[n] = at
-  return cellsFromArrays(tree, start, nbr, noCell)
+  return buildVoronoiCells(tree, new WasmCellBuilder(tree))
 }

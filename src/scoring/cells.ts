@@ -290,7 +290,7 @@ export function cellParameters(tree: KdTree): CellParameters {
  * Builds S_j one point at a time; the result for j depends only on the tree and j (all scratch is keyed by j or reset
  * per point), so any split of the points over threads gives the same cells.
  */
-export class CellBuilder {
+export class CellBuilder implements CellRangeBuilder {
   private readonly a: KdTreeArrays
   private readonly box: Float64Array
   private readonly shift: number
@@ -393,28 +393,43 @@ export class CellBuilder {
       for (const m of list) if (inSet[m] !== j) { inSet[m] = j; set.push(m) }
     }
     return set
+  }
+
+  /** S_j for points [lo, hi): counts[k] = |S_{lo+k}| or −1 for no cell; nbr = the lists concatenated. */
+  buildRange(lo: number, hi: number): CellRange {
+    const counts = new Int32Array(hi - lo)
+    const lists: number[] = []
+    for (let j = lo; j < hi; j++) {
+      const set = this.build(j)
+      counts[j - lo] = set === null ? -1 : set.length
+      if (set !== null) for (const m of set) lists.push(m)
     }
+    return { counts, nbr: Int32Array.from(lists) }
+  }
 }
 
-/** Builds S_j for every point of `tree` (tree positions). */
-export function buildVoronoiCells(tree: KdTree): VoronoiCells {
+/** The cells of points [lo, hi) of one cloud: |S_j| per point (−1 = no cell) and the lists S_j concatenated. */
+export interface CellRange {
+  counts: Int32Array
+  nbr: Int32Array
+}
+
+/** Anything that builds cells of a tree by point range: CellBuilder here, WasmCellBuilder (cells-wasm.ts). */
+export interface CellRangeBuilder {
+  buildRange(lo: number, hi: number): CellRange
+}
+
+/** Builds S_j for every point of `tree` (tree positions), with the JS builder unless another is given. */
+export function buildVoronoiCells(tree: KdTree, builder: CellRangeBuilder = new CellBuilder(tree)): VoronoiCells {
   const n = tree.size
-  const builder = new CellBuilder(tree)
+  const { counts, nbr } = builder.buildRange(0, n)
   const start = new Int32Array(n + 1)
   const noCell = new Uint8Array(n)
-  const lists: (number[] | null)[] = []
-  let total = 0
-  for (let j = 0; j < n; j++) {
-    const set = builder.build(j)
-    if (set === null) noCell[j] = 1
-    else total += set.length
-    lists.push(set)
-  }
-  const nbr = new Int32Array(total)
   let at = 0
   for (let j = 0; j < n; j++) {
     start[j] = at
-    for (const m of lists[j] ?? []) nbr[at++] = m
+    if (counts[j]! < 0) noCell[j] = 1
+    else at += counts[j]!
   }
   start[n] = at
   return cellsFromArrays(tree, start, nbr, noCell)

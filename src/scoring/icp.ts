@@ -1,6 +1,7 @@
 // Symmetric point-to-point ICP from one start (scoring.md §6.1, §6.4) over two static KD-trees; no start generation, no winner choice.
 // Convention: rotations are row-major Float64Array(9); a transform maps prediction points p to R·p + t.
-import { buildVoronoiCells, type VoronoiCells } from './cells.ts'
+import type { VoronoiCells } from './cells.ts'
+import { buildVoronoiCellsWasm } from './cells-wasm.ts'
 import { KdTree } from './kd-tree.ts'
 import { kabschRotationFromCovariance } from './kabsch.ts'
 import { JsObjective, type IcpKernel, type IcpObjective } from './objective.ts'
@@ -79,7 +80,7 @@ export class IcpContext {
       const { treeP, treeT } = this
       if (this.kernel === 'js') this.objectiveInstance = new JsObjective(treeP, treeT)
       else if (this.kernel === 'wasm') this.objectiveInstance = new WasmObjective(treeP, treeT)
-      else this.objectiveInstance = new WasmObjective(treeP, treeT, this.cells ?? [buildVoronoiCells(treeP), buildVoronoiCells(treeT)])
+      else this.objectiveInstance = new WasmObjective(treeP, treeT, this.cells ?? [buildVoronoiCellsWasm(treeP), buildVoronoiCellsWasm(treeT)])
     }
     return this.objectiveInstance
   }

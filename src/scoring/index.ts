@@ -9,7 +9,8 @@ export { KD_LEAF_SIZE, KdTree, bruteForceNearest } from './kd-tree.ts'
 export { chamferDistance } from './chamfer.ts'
 export { ICP_CONVERGED_TOLERANCE, ICP_IMPROVEMENT_TOLERANCE, ICP_MAX_ITERATIONS, IcpContext, type StartResult } from './icp.ts'
 export { ICP_KERNELS, type IcpKernel } from './objective.ts'
-export { CellBuilder, buildVoronoiCells, cellsFromArrays, type VoronoiCells } from './cells.ts'
+export { CellBuilder, buildVoronoiCells, cellsFromArrays, type CellRange, type CellRangeBuilder, type VoronoiCells } from './cells.ts'
+export { WasmCellBuilder, buildVoronoiCellsWasm } from './cells-wasm.ts'
 export {
   alignClouds, alignmentRecord, alignmentStarts, applyTransform, pickWinner, runStarts,
   type AlignmentCandidate, type AlignmentRecord,

@@ -1,6 +1,6 @@
 // The cells of a sample built in chunks by several threads, and their one shared layout (CSR over SharedArrayBuffers).
 // Each point's cell depends only on its cloud and its index, so any split over threads gives the same cells.
-import { cellsFromArrays, type CellBuilder, type VoronoiCells } from '../cells.ts'
+import { cellsFromArrays, type CellRange, type CellRangeBuilder, type VoronoiCells } from '../cells.ts'
 import { ScoringError } from '../errors.ts'
 import type { KdTree } from '../kd-tree.ts'
 
@@ -8,13 +8,9 @@ import type { KdTree } from '../kd-tree.ts'
 export const CELL_CHUNK_POINTS = 64
 
 /** The built cells of points [lo, lo + counts.length) of one cloud (0 = prediction, 1 = target). */
-export interface CellChunk {
+export interface CellChunk extends CellRange {
   cloud: 0 | 1
   lo: number
-  /** |S_j| per point, or −1 for a point without a cell. */
-  counts: Int32Array
-  /** The lists S_j concatenated (tree positions). */
-  nbr: Int32Array
 }
 
 /** A cloud's cells as CSR arrays over SharedArrayBuffers: S_j = nbr[start[j] .. start[j + 1]). */
@@ -25,18 +21,8 @@ export interface SharedCells {
 }
 
 /** Builds the chunk of points [lo, hi) of `cloud` with `builder` (over that cloud's tree). */
-export function buildCellChunk(builder: CellBuilder, cloud: 0 | 1, lo: number, hi: number): CellChunk {
-  const counts = new Int32Array(hi - lo)
-  const lists: number[] = []
-  for (let j = lo; j < hi; j++) {
-    const set = builder.build(j)
-    if (set === null) counts[j - lo] = -1
-    else {
-      counts[j - lo] = set.length
-      for (const m of set) lists.push(m)
-    }
-  }
-  return { cloud, lo, counts, nbr: Int32Array.from(lists) }
+export function buildCellChunk(builder: CellRangeBuilder, cloud: 0 | 1, lo: number, hi: number): CellChunk {
+  return { cloud, lo, ...builder.buildRange(lo, hi) }
 }
 
 /** Lays out the chunks (any order) of one cloud of `size` points; throws when they do not tile it exactly. */

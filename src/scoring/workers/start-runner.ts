@@ -1,7 +1,7 @@
 // Worker-thread entry: builds chunks of a sample's cells (phase 1 of the `cells` kernel) and runs ICP starts claimed
 // from a shared counter (phase 2); no winner choice. One IcpContext per sample, kept between the two phases.
 import { parentPort } from 'node:worker_threads'
-import { CellBuilder } from '../cells.ts'
+import { WasmCellBuilder } from '../cells-wasm.ts'
 import { IcpContext, type StartResult } from '../icp.ts'
 import { CELL_CHUNK_POINTS, buildCellChunk, sharedToCells, type CellChunk } from './cell-chunks.ts'
 import type { CellsJob, StartsJob, WorkerJob, WorkerReply } from './protocol.ts'
@@ -22,7 +22,7 @@ function buildCells(job: CellsJob): CellChunk[] {
   const n = context.size
   const chunk = job.chunk > 0 ? job.chunk : CELL_CHUNK_POINTS
   const perCloud = Math.ceil(n / chunk)
-  const builders = [new CellBuilder(context.treeP), new CellBuilder(context.treeT)]
+  const builders = [new WasmCellBuilder(context.treeP), new WasmCellBuilder(context.treeT)]
   const chunks: CellChunk[] = []
   for (;;) {
     const c = Atomics.add(job.counter, 0, 1)
