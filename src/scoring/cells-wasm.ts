@@ -4,6 +4,7 @@
 import { buildVoronoiCells, cellParameters, type CellRange, type CellRangeBuilder, type VoronoiCells } from './cells.ts'
 import type { KdTree } from './kd-tree.ts'
 import { CELLS_KERNEL_BASE64 } from './kernel/cells-kernel.wasm.ts'
+import { MemoryLayout, WASM_PAGE, copyInto, embeddedModule } from './kernel/wasm-host.ts'
 
 interface KernelExports {
   memory: WebAssembly.Memory
@@ -16,27 +17,8 @@ interface KernelExports {
 // per-point scratch, the kernel's fixed scratch, and last the pool of ball lists, which the kernel grows on demand.
 const HEADER = 0
 const DATA = 1024
-const PAGE = 65536
 /** Initial pool: far more than a typical point's ball lists (a few thousand entries). */
 const POOL_BYTES = 1 << 20
-
-let compiled: WebAssembly.Module | undefined
-
-/** The kernel module, compiled once per thread (synchronous: it is 7 KB). */
-function kernelModule(): WebAssembly.Module {
-  compiled ??= new WebAssembly.Module(Uint8Array.from(atob(CELLS_KERNEL_BASE64), c => c.charCodeAt(0)))
-  return compiled
-}
-
-/** Bump allocator over the kernel's memory, 8-byte aligned; the layout is planned first, then memory grows once. */
-class Layout {
-  size = DATA
-  take(bytes: number): number {
-    const at = this.size
-    this.size += (bytes + 7) & ~7
-    return at
-  }
-}
 
 /** Builds S_j for points of one tree with one kernel instance (and memory). */
 export class WasmCellBuilder implements CellRangeBuilder {
@@ -49,8 +31,8 @@ export class WasmCellBuilder implements CellRangeBuilder {
     const a = tree.arrays()
     const n = a.size
     this.size = n
-    const kernel = new WebAssembly.Instance(kernelModule(), {}).exports as unknown as KernelExports
-    const layout = new Layout()
+    const kernel = new WebAssembly.Instance(embeddedModule(CELLS_KERNEL_BASE64), {}).exports as unknown as KernelExports
+    const layout = new MemoryLayout(DATA)
     // The tree's arrays, in the order of the kernel's header.
     const parts = [a.nodeStart, a.nodeEnd, a.boxes, a.splitAxis, a.splitValue, a.xs, a.ys, a.zs, a.leafOf, a.nextOf]
     const offsets = parts.map(part => layout.take(part.byteLength))
@@ -60,11 +42,11 @@ export class WasmCellBuilder implements CellRangeBuilder {
     this.out = layout.take(4 * n)
     const scratch = layout.take(kernel.scratchBytes())
     // The pool ends where memory ends, so it holds exactly `poolBytes` before the kernel has to grow memory.
-    const pages = Math.ceil((layout.size + poolBytes) / PAGE)
-    const pool = (pages * PAGE - poolBytes) & ~7
+    const pages = Math.ceil((layout.size + poolBytes) / WASM_PAGE)
+    const pool = (pages * WASM_PAGE - poolBytes) & ~7
     kernel.memory.grow(pages)
     const buffer = kernel.memory.buffer
-    parts.forEach((part, k) => new Uint8Array(buffer, offsets[k]!, part.byteLength).set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)))
+    parts.forEach((part, k) => copyInto(buffer, offsets[k]!, part))
     // processed / inSet start at 0 (fresh memory); the kernel's stamps start at 1.
     new Int32Array(buffer, HEADER, 18).set([n, a.firstLeaf, ...offsets, processed, inSet, sortD, this.out, scratch, pool])
     const { box, shift, halfGap, dup2 } = cellParameters(tree)

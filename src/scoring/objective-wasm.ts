@@ -5,6 +5,7 @@ import type { VoronoiCells } from './cells.ts'
 import type { KdTree, KdTreeArrays } from './kd-tree.ts'
 import { ICP_KERNEL_BASE64 } from './kernel/icp-kernel.wasm.ts'
 import type { IcpObjective } from './objective.ts'
+import { MemoryLayout, WASM_PAGE, copyInto, embeddedModule } from './kernel/wasm-host.ts'
 
 interface KernelExports {
   memory: WebAssembly.Memory
@@ -26,25 +27,6 @@ const CELLS_P_HEADER = 320
 const STACK = 1024
 const STACK_DIST = 2048
 const DATA = 4096
-const PAGE = 65536
-
-let compiled: WebAssembly.Module | undefined
-
-/** The kernel module, compiled once per thread (synchronous: it is 3 KB). */
-function kernelModule(): WebAssembly.Module {
-  compiled ??= new WebAssembly.Module(Uint8Array.from(atob(ICP_KERNEL_BASE64), c => c.charCodeAt(0)))
-  return compiled
-}
-
-/** Bump allocator over the kernel's memory, 8-byte aligned; the layout is planned first, then memory grows once. */
-class Layout {
-  size = DATA
-  take(bytes: number): number {
-    const at = this.size
-    this.size += (bytes + 7) & ~7
-    return at
-  }
-}
 
 /** Arrays copied into the kernel's memory; the header gets `words` then the arrays' addresses, as i32. */
 interface PlacedBlock {
@@ -75,7 +57,7 @@ export class WasmObjective implements IcpObjective {
    * cells of treeT] (cells.ts) turns on the exact cell shortcut, which changes speed, never results.
    */
   constructor(treeP: KdTree, treeT: KdTree, cells?: readonly [VoronoiCells, VoronoiCells]) {
-    const layout = new Layout()
+    const layout = new MemoryLayout(DATA)
     const place = (header: number, words: number[], parts: ArrayBufferView[]): PlacedBlock =>
       ({ header, words, parts, offsets: parts.map(part => layout.take(part.byteLength)) })
     const blocks = [treeT, treeP].map((tree, k) => {
@@ -89,12 +71,12 @@ export class WasmObjective implements IcpObjective {
     const n = treeP.size
     const sides = [SIDE_F_HEADER, SIDE_B_HEADER].map(header => ({ header, hint: layout.take(4 * n), radius: layout.take(8 * n), origin: layout.take(24 * n) }))
 
-    const kernel = new WebAssembly.Instance(kernelModule(), {}).exports as unknown as KernelExports
-    kernel.memory.grow(Math.ceil(layout.size / PAGE))
+    const kernel = new WebAssembly.Instance(embeddedModule(ICP_KERNEL_BASE64), {}).exports as unknown as KernelExports
+    kernel.memory.grow(Math.ceil(layout.size / WASM_PAGE))
     const buffer = kernel.memory.buffer
     const words = new Int32Array(buffer)
     for (const { header, words: first, parts, offsets } of blocks) {
-      parts.forEach((part, k) => new Uint8Array(buffer, offsets[k]!, part.byteLength).set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength)))
+      parts.forEach((part, k) => copyInto(buffer, offsets[k]!, part))
       words.set([...first, ...offsets], header / 4)
     }
     for (const side of sides) words.set([side.hint, side.radius, side.origin], side.header / 4)
