@@ -148,7 +148,6 @@ class Polytope {
   nv = 0
   alive: number[] = []
   faces: number[][] = []
-  faceKey: number[] = []
 
   resetBox(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): void {
     this.nv = 8
@@ -162,7 +161,6 @@ class Polytope {
     }
     this.alive = [0, 1, 2, 3, 4, 5, 6, 7]
     this.faces = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]]
-    this.faceKey = [-1, -2, -3, -4, -5, -6]
   }
 
   private readonly edgeIn: number[] = []
@@ -189,7 +187,7 @@ class Polytope {
   }
 
   /** Keeps {x : n·x ≤ c}. Returns 0 (nothing cut), 1 (cut), −1 (inconsistent / empty / overflow). */
-  clip(nx: number, ny: number, nz: number, c: number, key: number): number {
+  clip(nx: number, ny: number, nz: number, c: number): number {
     const { vx, vy, vz, vs } = this
     let anyOut = false, anyIn = false
     for (const v of this.alive) {
@@ -202,7 +200,7 @@ class Polytope {
     if (!anyIn) return -1
     const edgeIn = this.edgeIn, edgeOut = this.edgeOut, edgeNew = this.edgeNew
     edgeIn.length = 0; edgeOut.length = 0; edgeNew.length = 0
-    const faces: number[][] = [], keys: number[] = []
+    const faces: number[][] = []
     for (let f = 0; f < this.faces.length; f++) {
       const poly = this.faces[f]!
       const L = poly.length
@@ -213,7 +211,7 @@ class Polytope {
         if (!here && next) { down = i; downs++ }
         if (here && !next) up = i
       }
-      if (outs === 0) { faces.push(poly); keys.push(this.faceKey[f]!); continue }
+      if (outs === 0) { faces.push(poly); continue }
       if (outs === L) continue
       if (downs !== 1) return -1
       const a = this.edgeVertex(poly[down]!, poly[(down + 1) % L]!)
@@ -227,7 +225,7 @@ class Polytope {
       np.push(a, b)
       if (this.capNext[b] !== -1) return -1
       this.capNext[b] = a
-      faces.push(np); keys.push(this.faceKey[f]!)
+      faces.push(np)
     }
     const cap: number[] = []
     const first = edgeNew[0]!
@@ -239,9 +237,8 @@ class Polytope {
       v = n
     }
     if (cap.length !== edgeNew.length || cap.length < 3) return -1
-    faces.push(cap); keys.push(key)
+    faces.push(cap)
     this.faces = faces
-    this.faceKey = keys
     const alive: number[] = []
     for (const v of this.alive) if (vs[v]! <= 0) alive.push(v)
     for (const v of edgeNew) alive.push(v)
@@ -325,7 +322,7 @@ export class CellBuilder implements CellRangeBuilder {
     const nx = xs[m]! - px, ny = ys[m]! - py, nz = zs[m]! - pz
     const mx = 0.5 * (xs[m]! + px), my = 0.5 * (ys[m]! + py), mz = 0.5 * (zs[m]! + pz)
     const c = nx * mx + ny * my + nz * mz + this.shift * Math.sqrt(nx * nx + ny * ny + nz * nz)
-    return this.poly.clip(nx, ny, nz, c, m)
+    return this.poly.clip(nx, ny, nz, c)
   }
 
   /** S_j (tree positions, in discovery order), or null when j gets no cell. */
