@@ -13,8 +13,9 @@ interface KernelExports {
   build(j: number): number
 }
 
-// Memory map (bytes): the header of 18 i32 words the kernel's H_* offsets expect at 0, then the tree's arrays, the
-// per-point scratch, the kernel's fixed scratch, and last the pool of ball lists, which the kernel grows on demand.
+// Memory map (bytes): the header of 18 i32 words at 0 (TREE_* of kernel/assembly/kd-search.ts, then the kernel's
+// H_*), then the tree's arrays, the per-point scratch, the kernel's fixed scratch, and last the pool of ball lists,
+// which the kernel grows on demand.
 const HEADER = 0
 const DATA = 1024
 /** Initial pool: far more than a typical point's ball lists (a few thousand entries). */

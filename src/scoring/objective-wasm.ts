@@ -14,7 +14,7 @@ interface KernelExports {
   evaluate(r0: number, r1: number, r2: number, r3: number, r4: number, r5: number, r6: number, r7: number, r8: number, t0: number, t1: number, t2: number): number
 }
 
-// Fixed part of the memory map (bytes). Tree headers hold 13 i32 words in the order the kernel's T_* offsets expect;
+// Fixed part of the memory map (bytes). Tree headers hold 13 i32 words: the 12 of TREE_* in kd-search.ts, then T_POINTS;
 // query-side headers hold 3 (hint, radius, origin); cells headers 5 (start, nbr, nbrXyz, noCell, box). The search
 // stack takes 2·levels + 4 entries; 256 covers any tree.
 const TREE_T_HEADER = 0

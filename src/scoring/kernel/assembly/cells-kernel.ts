@@ -2,9 +2,10 @@
 // same neighbour set, in the same order, with the same "no cell" decisions as CellBuilder.build(j) in ../../cells.ts.
 // Compiled to WebAssembly by `npm run build:wasm`; `../../cells-wasm.ts` lays the tree out in memory and calls `build`.
 //
-// This is a line-for-line port of knn, range, Polytope (clip, edgeVertex), CellBuilder.cut/build in cells.ts and
-// KdTree.nearest in kd-tree.ts: every floating-point expression keeps the same operands in the same order, so both give
-// the same bits. WebAssembly has no fused multiply-add and rounds like JS doubles, so nothing here may be reassociated.
+// This is a line-for-line port of knn, range, Polytope (clip, edgeVertex), CellBuilder.cut/build in cells.ts (with
+// KdTree.nearest of kd-tree.ts from ./kd-search.ts, shared with the ICP kernel): every floating-point expression keeps
+// the same operands in the same order, so both give the same bits. WebAssembly has no fused multiply-add and rounds
+// like JS doubles, so nothing here may be reassociated.
 // The parameters JS derives with Math.hypot or ** (B, δ, halfGap, dup²) are computed by the host and passed in.
 //
 // Differences from the JS objects, none of which changes a result:
@@ -17,19 +18,13 @@
 //  • Polytope.faceKey is never read by the construction, so faces carry no key here.
 //  • range searches from j's leaf upwards and build() restores JS's order of equal distances (see range below).
 
-// Header (i32 words at the address given to `configure`), written by the host: sizes, then array addresses.
-const H_SIZE = 0
-const H_FIRST_LEAF = 4
-const H_NODE_START = 8
-const H_NODE_END = 12
-const H_BOXES = 16
-const H_SPLIT_AXIS = 20
-const H_SPLIT_VALUE = 24
-const H_XS = 28
-const H_YS = 32
-const H_ZS = 36
-const H_LEAF_OF = 40
-const H_NEXT_OF = 44
+import {
+  boxOf, boxDistSq, f64At, firstLeaf, foundDistSq, i32At, leafOf, nearest, nodeEnd, nodeStart, parentOf, setF64,
+  setI32, siblingGap, siblingOf, splitAxis, splitValue, treeSize, useNearestStack, useTree, xs, ys, zs,
+} from './kd-search'
+
+// Header (i32 words at the address given to `configure`), written by the host: the 12 words of kd-search.ts (size,
+// first leaf, the search arrays' addresses), then the kernel's own arrays.
 /** n i32: stamp of the last build that cut by point m. */
 const H_PROCESSED = 48
 /** n i32: stamp of the last build that put m in its set. */
@@ -90,19 +85,7 @@ export function scratchBytes(): i32 {
   return <i32>S_END
 }
 
-// The tree and the construction's parameters, unpacked by `configure`.
-let size: i32 = 0
-let firstLeaf: i32 = 0
-let nodeStart: usize = 0
-let nodeEnd: usize = 0
-let boxes: usize = 0
-let splitAxis: usize = 0
-let splitValue: usize = 0
-let xs: usize = 0
-let ys: usize = 0
-let zs: usize = 0
-let leafOf: usize = 0
-let nextOf: usize = 0
+// The construction's arrays and parameters, unpacked by `configure` (the tree's: useTree in kd-search.ts).
 let processed: usize = 0
 let inSet: usize = 0
 let sortD: usize = 0
@@ -137,8 +120,6 @@ let faceEntryBuf: usize = 0
 let kIdx: usize = 0
 let kD: usize = 0
 let stack: usize = 0
-let nearestStack: usize = 0
-let nearestDist: usize = 0
 let state: usize = 0
 
 // Per-build state.
@@ -152,22 +133,10 @@ let faceSide: i32 = 0
 /** Next free byte of the ball-list pool, and the end of memory. */
 let poolTop: usize = 0
 let memoryEnd: usize = 0
-let foundDistSq: f64 = 0
 
 /** Reads the header at `header` and takes B, δ, halfGap and dup² (from cellParameters in cells.ts). */
 export function configure(header: usize, x0: f64, y0: f64, z0: f64, x1: f64, y1: f64, z1: f64, shiftIn: f64, halfGapIn: f64, dup2In: f64): void {
-  size = load<i32>(header + H_SIZE)
-  firstLeaf = load<i32>(header + H_FIRST_LEAF)
-  nodeStart = load<u32>(header + H_NODE_START)
-  nodeEnd = load<u32>(header + H_NODE_END)
-  boxes = load<u32>(header + H_BOXES)
-  splitAxis = load<u32>(header + H_SPLIT_AXIS)
-  splitValue = load<u32>(header + H_SPLIT_VALUE)
-  xs = load<u32>(header + H_XS)
-  ys = load<u32>(header + H_YS)
-  zs = load<u32>(header + H_ZS)
-  leafOf = load<u32>(header + H_LEAF_OF)
-  nextOf = load<u32>(header + H_NEXT_OF)
+  useTree(header)
   processed = load<u32>(header + H_PROCESSED)
   inSet = load<u32>(header + H_IN_SET)
   sortD = load<u32>(header + H_SORT_D)
@@ -197,19 +166,9 @@ export function configure(header: usize, x0: f64, y0: f64, z0: f64, x1: f64, y1:
   kIdx = scratch + S_K_IDX
   kD = scratch + S_K_D
   stack = scratch + S_STACK
-  nearestStack = scratch + S_NEAREST_STACK
-  nearestDist = scratch + S_NEAREST_DIST
+  useNearestStack(scratch + S_NEAREST_STACK, scratch + S_NEAREST_DIST)
   state = scratch + S_STATE
 }
-
-// @ts-ignore: decorator
-@inline function i32At(base: usize, i: i32): i32 { return load<i32>(base + (<usize>i << 2)) }
-// @ts-ignore: decorator
-@inline function setI32(base: usize, i: i32, v: i32): void { store<i32>(base + (<usize>i << 2), v) }
-// @ts-ignore: decorator
-@inline function f64At(base: usize, i: i32): f64 { return load<f64>(base + (<usize>i << 3)) }
-// @ts-ignore: decorator
-@inline function setF64(base: usize, i: i32, v: f64): void { store<f64>(base + (<usize>i << 3), v) }
 
 /** Grows memory so that at least `bytes` more are available past `at`; false when the engine refuses. */
 function reserve(at: usize, bytes: usize): bool {
@@ -246,7 +205,7 @@ function knn(qx: f64, qy: f64, qz: f64, self: i32, k: i32): i32 {
   setI32(stack, top++, 0)
   while (top > 0) {
     const node = i32At(stack, --top)
-    const bd = boxDist2(boxes + <usize>node * 48, qx, qy, qz)
+    const bd = boxDist2(boxOf(node), qx, qy, qz)
     if (bd >= worst) continue
     if (node >= firstLeaf) {
       const end = i32At(nodeEnd, node)
@@ -287,7 +246,7 @@ function rangeSubtree(root: i32, qx: f64, qy: f64, qz: f64, r2: f64, self: i32, 
   while (top > 0) {
     const node = i32At(stack, --top)
     // boxDist2 with an early exit once it exceeds r2 (as in cells.ts).
-    const b = boxes + <usize>node * 48
+    const b = boxOf(node)
     let d: f64 = 0
     let e: f64 = 0
     e = load<f64>(b) - qx; if (e > 0) d += e * e
@@ -327,12 +286,9 @@ function range(qx: f64, qy: f64, qz: f64, r2: f64, self: i32, list: usize, cap: 
   while (node != 0 && count >= 0) {
     // The sibling's points lie beyond the parent's split plane; skip it when the plane is farther than r2 (the
     // squared gap rounds no higher than any of their squared distances), else search it.
-    const parent = (node - 1) >> 1
-    const axis = load<u8>(splitAxis + <usize>parent)
-    const qa = axis == 0 ? qx : axis == 1 ? qy : qz
-    const split = f64At(splitValue, parent)
-    const gap = (node & 1) == 1 ? split - qa : qa - split
-    if (!(gap > 0 && gap * gap > r2)) count = rangeSubtree((node & 1) == 1 ? node + 1 : node - 1, qx, qy, qz, r2, self, list, count, cap)
+    const parent = parentOf(node)
+    const gap = siblingGap(node, parent, qx, qy, qz)
+    if (!(gap > 0 && gap * gap > r2)) count = rangeSubtree(siblingOf(node), qx, qy, qz, r2, self, list, count, cap)
     node = parent
   }
   return count
@@ -343,88 +299,6 @@ function range(qx: f64, qy: f64, qz: f64, r2: f64, self: i32, list: usize, cap: 
 @inline function discoveredAfter(a: i32, m: i32, leafM: i32): bool {
   const leafA = i32At(leafOf, a)
   return leafA < leafM || (leafA == leafM && a > m)
-}
-
-/** Squared distance from q to a box (xyz min, xyz max), boxDistSq in kd-tree.ts. */
-// @ts-ignore: decorator
-@inline function boxDistSq(b: usize, qx: f64, qy: f64, qz: f64): f64 {
-  let d: f64 = 0
-  let gap = load<f64>(b) - qx
-  if (gap > 0) d += gap * gap
-  else { gap = qx - load<f64>(b, 24); if (gap > 0) d += gap * gap }
-  gap = load<f64>(b, 8) - qy
-  if (gap > 0) d += gap * gap
-  else { gap = qy - load<f64>(b, 32); if (gap > 0) d += gap * gap }
-  gap = load<f64>(b, 16) - qz
-  if (gap > 0) d += gap * gap
-  else { gap = qz - load<f64>(b, 40); if (gap > 0) d += gap * gap }
-  return d
-}
-
-/** KdTree.nearest with a hint (≥ 0): exact nearest tree position, ties keep the hint; sets foundDistSq. */
-function nearest(qx: f64, qy: f64, qz: f64, hint: i32): i32 {
-  let best: f64 = Infinity
-  let second: f64 = Infinity
-  let bestPos: i32 = -1
-  let node: i32 = 0
-  if (hint >= 0) {
-    let dx = qx - f64At(xs, hint), dy = qy - f64At(ys, hint), dz = qz - f64At(zs, hint)
-    best = dx * dx + dy * dy + dz * dz
-    bestPos = hint
-    const next = i32At(nextOf, hint)
-    if (next >= 0) {
-      dx = qx - f64At(xs, next); dy = qy - f64At(ys, next); dz = qz - f64At(zs, next)
-      const d = dx * dx + dy * dy + dz * dz
-      if (d < best) { second = best; best = d; bestPos = next } else { second = d }
-    }
-    node = i32At(leafOf, hint)
-  }
-  setI32(nearestStack, 0, node)
-  setF64(nearestDist, 0, 0)
-  let top: i32 = 1
-  while (true) {
-    while (top > 0) {
-      top--
-      if (f64At(nearestDist, top) >= second) continue
-      const at = i32At(nearestStack, top)
-      if (at >= firstLeaf) {
-        const end = i32At(nodeEnd, at)
-        for (let i = i32At(nodeStart, at); i < end; i++) {
-          const dx = qx - f64At(xs, i), dy = qy - f64At(ys, i), dz = qz - f64At(zs, i)
-          const dd = dx * dx + dy * dy + dz * dz
-          if (dd < second && i != bestPos) {
-            if (dd < best) { second = best; best = dd; bestPos = i } else { second = dd }
-          }
-        }
-        continue
-      }
-      const left = 2 * at + 1
-      const boxLeft = boxes + <usize>left * 48
-      const dl = boxDistSq(boxLeft, qx, qy, qz)
-      const dr = boxDistSq(boxLeft + 48, qx, qy, qz)
-      if (dl <= dr) {
-        if (dr < second) { setI32(nearestStack, top, left + 1); setF64(nearestDist, top, dr); top++ }
-        if (dl < second) { setI32(nearestStack, top, left); setF64(nearestDist, top, dl); top++ }
-      } else {
-        if (dl < second) { setI32(nearestStack, top, left); setF64(nearestDist, top, dl); top++ }
-        if (dr < second) { setI32(nearestStack, top, left + 1); setF64(nearestDist, top, dr); top++ }
-      }
-    }
-    if (node == 0) break
-    const parent = (node - 1) >> 1
-    const axis = load<u8>(splitAxis + <usize>parent)
-    const qa = axis == 0 ? qx : axis == 1 ? qy : qz
-    const split = f64At(splitValue, parent)
-    const gap = (node & 1) == 1 ? split - qa : qa - split
-    if (!(gap > 0 && gap * gap >= second)) {
-      const sibling = (node & 1) == 1 ? node + 1 : node - 1
-      const d = boxDistSq(boxes + <usize>sibling * 48, qx, qy, qz)
-      if (d < second) { setI32(nearestStack, 0, sibling); setF64(nearestDist, 0, d); top = 1 }
-    }
-    node = parent
-  }
-  foundDistSq = best
-  return bestPos
 }
 
 // ---- Polytope: faces (CCW seen from outside) as vertex-id runs in one of two buffers, over a shared vertex table.
@@ -587,12 +461,12 @@ function cut(m: i32, j: i32): i32 {
 export function build(j: i32): i32 {
   // A fresh stamp per build; after 2³¹ − 1 builds the marks are cleared rather than let the stamp wrap onto old ones.
   if (stamp == i32.MAX_VALUE) {
-    memory.fill(processed, 0, <usize>size << 2)
-    memory.fill(inSet, 0, <usize>size << 2)
+    memory.fill(processed, 0, <usize>treeSize << 2)
+    memory.fill(inSet, 0, <usize>treeSize << 2)
     stamp = 0
   }
   stamp++
-  const n = size
+  const n = treeSize
   const px = f64At(xs, j), py = f64At(ys, j), pz = f64At(zs, j)
   let ok = n > 1
   const got = n > 1 ? knn(px, py, pz, j, INITIAL_K) : 0

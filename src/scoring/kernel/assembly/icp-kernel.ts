@@ -9,26 +9,17 @@
 //     strictly nearer, move to k and rescan (at most WALK_MAX_STEPS moves). In the first evaluation after a reset
 //     (no hint) the walk starts from the previous query's answer instead (SEED_MAX_STEPS);
 //  2. otherwise (exact tie, too many steps, no cell, query outside the cells' box, no cells configured)
-//     `nearest`, a line-for-line port of `KdTree.nearest` in `../../kd-tree.ts` with the same hint.
+//     `nearest` of ./kd-search.ts, a line-for-line port of `KdTree.nearest` in `../../kd-tree.ts`, with the same hint.
 // A walk answer is the unique argmin, i.e. what `nearest` would return, so the pair and its d2 are the same bits;
 // after a walk the certificate radius is the smallest distance over S_j, which holds the second-nearest point.
 // This is a line-for-line port of `JsObjective` in `../../objective.ts` plus that shortcut: every floating-point
 // expression keeps the same operands in the same order, so both give the same bits (tested). WebAssembly has no
 // fused multiply-add and rounds like JS doubles, so nothing here may be reassociated.
 
-// Tree header (i32 words), written by the host (../../objective-wasm.ts): size, first leaf, then the array addresses.
-const T_SIZE = 0
-const T_FIRST_LEAF = 4
-const T_NODE_START = 8
-const T_NODE_END = 12
-const T_BOXES = 16
-const T_SPLIT_AXIS = 20
-const T_SPLIT_VALUE = 24
-const T_XS = 28
-const T_YS = 32
-const T_ZS = 36
-const T_LEAF_OF = 40
-const T_NEXT_OF = 44
+import { TREE_SIZE, foundDistSq, foundSecondSq, nearest, useNearestStack, useTree } from './kd-search'
+
+// Tree header (i32 words), written by the host (../../objective-wasm.ts): the 12 words of kd-search.ts (size, first
+// leaf, the search arrays' addresses), then the address of the interleaved points.
 const T_POINTS = 48
 // Cells header (i32 words): start (i32, n+1), nbr (i32), nbrXyz (f64 ×3), noCell (u8), box (6 f64).
 const C_START = 0
@@ -52,22 +43,6 @@ let treeP: usize = 0
 let sideF: usize = 0
 let sideB: usize = 0
 let sumsOut: usize = 0
-let stack: usize = 0
-let stackDist: usize = 0
-
-// The tree being searched, unpacked from its header once per direction.
-let kSize: i32 = 0
-let kFirstLeaf: i32 = 0
-let kNodeStart: usize = 0
-let kNodeEnd: usize = 0
-let kBoxes: usize = 0
-let kSplitAxis: usize = 0
-let kSplitValue: usize = 0
-let kXs: usize = 0
-let kYs: usize = 0
-let kZs: usize = 0
-let kLeafOf: usize = 0
-let kNextOf: usize = 0
 
 // Cells headers of the target and prediction clouds; 0 = no cells (every uncertified query runs the KD search).
 let cellsT: usize = 0
@@ -91,10 +66,6 @@ let wPos: i32 = -1
 let wD2: f64 = 0
 let wSecond: f64 = 0
 
-// Results of the last search.
-let foundDistSq: f64 = 0
-let foundSecondSq: f64 = 0
-
 /** Sets the memory addresses of both trees, both query sides, the 15 output sums and the search stack. */
 export function configure(target: usize, prediction: usize, forward: usize, backward: usize, sums: usize, stackBase: usize, stackDistBase: usize): void {
   treeT = target
@@ -102,8 +73,7 @@ export function configure(target: usize, prediction: usize, forward: usize, back
   sideF = forward
   sideB = backward
   sumsOut = sums
-  stack = stackBase
-  stackDist = stackDistBase
+  useNearestStack(stackBase, stackDistBase)
 }
 
 /** Sets the addresses of the cells headers of the target and prediction clouds (both 0: no cells). */
@@ -189,108 +159,6 @@ function walk(dst: usize, x: f64, y: f64, z: f64, j: i32, maxSteps: i32): i32 {
   return j
 }
 
-function useTree(tree: usize): void {
-  kSize = load<i32>(tree + T_SIZE)
-  kFirstLeaf = load<i32>(tree + T_FIRST_LEAF)
-  kNodeStart = load<u32>(tree + T_NODE_START)
-  kNodeEnd = load<u32>(tree + T_NODE_END)
-  kBoxes = load<u32>(tree + T_BOXES)
-  kSplitAxis = load<u32>(tree + T_SPLIT_AXIS)
-  kSplitValue = load<u32>(tree + T_SPLIT_VALUE)
-  kXs = load<u32>(tree + T_XS)
-  kYs = load<u32>(tree + T_YS)
-  kZs = load<u32>(tree + T_ZS)
-  kLeafOf = load<u32>(tree + T_LEAF_OF)
-  kNextOf = load<u32>(tree + T_NEXT_OF)
-}
-
-/** Squared distance from q to a box (xyz min, xyz max), summed x, y, z like boxDistSq in kd-tree.ts. */
-// @ts-ignore: decorator
-@inline function boxDistSq(b: usize, qx: f64, qy: f64, qz: f64): f64 {
-  let d: f64 = 0
-  let gap = load<f64>(b) - qx
-  if (gap > 0) d += gap * gap
-  else { gap = qx - load<f64>(b, 24); if (gap > 0) d += gap * gap }
-  gap = load<f64>(b, 8) - qy
-  if (gap > 0) d += gap * gap
-  else { gap = qy - load<f64>(b, 32); if (gap > 0) d += gap * gap }
-  gap = load<f64>(b, 16) - qz
-  if (gap > 0) d += gap * gap
-  else { gap = qz - load<f64>(b, 40); if (gap > 0) d += gap * gap }
-  return d
-}
-
-/** KdTree.nearest on the current tree: exact nearest tree position; sets foundDistSq and foundSecondSq. */
-function nearest(qx: f64, qy: f64, qz: f64, hint: i32): i32 {
-  const xs = kXs, ys = kYs, zs = kZs
-  let best: f64 = Infinity
-  let second: f64 = Infinity
-  let bestPos: i32 = -1
-  let node: i32 = 0
-  if (hint >= 0) {
-    let o = <usize>hint << 3
-    let dx = qx - load<f64>(xs + o), dy = qy - load<f64>(ys + o), dz = qz - load<f64>(zs + o)
-    best = dx * dx + dy * dy + dz * dz
-    bestPos = hint
-    const next = load<i32>(kNextOf + (<usize>hint << 2))
-    if (next >= 0) {
-      o = <usize>next << 3
-      dx = qx - load<f64>(xs + o); dy = qy - load<f64>(ys + o); dz = qz - load<f64>(zs + o)
-      const d = dx * dx + dy * dy + dz * dz
-      if (d < best) { second = best; best = d; bestPos = next } else { second = d }
-    }
-    node = load<i32>(kLeafOf + (<usize>hint << 2))
-  }
-  store<i32>(stack, node)
-  store<f64>(stackDist, 0)
-  let top: i32 = 1
-  while (true) {
-    while (top > 0) {
-      top--
-      if (load<f64>(stackDist + (<usize>top << 3)) >= second) continue
-      const at = load<i32>(stack + (<usize>top << 2))
-      if (at >= kFirstLeaf) {
-        const end = load<i32>(kNodeEnd + (<usize>at << 2))
-        for (let i = load<i32>(kNodeStart + (<usize>at << 2)); i < end; i++) {
-          const o = <usize>i << 3
-          const dx = qx - load<f64>(xs + o), dy = qy - load<f64>(ys + o), dz = qz - load<f64>(zs + o)
-          const dd = dx * dx + dy * dy + dz * dz
-          if (dd < second && i != bestPos) {
-            if (dd < best) { second = best; best = dd; bestPos = i } else { second = dd }
-          }
-        }
-        continue
-      }
-      const left = 2 * at + 1
-      const boxLeft = kBoxes + <usize>left * 48
-      const dl = boxDistSq(boxLeft, qx, qy, qz)
-      const dr = boxDistSq(boxLeft + 48, qx, qy, qz)
-      if (dl <= dr) {
-        if (dr < second) { store<i32>(stack + (<usize>top << 2), left + 1); store<f64>(stackDist + (<usize>top << 3), dr); top++ }
-        if (dl < second) { store<i32>(stack + (<usize>top << 2), left); store<f64>(stackDist + (<usize>top << 3), dl); top++ }
-      } else {
-        if (dl < second) { store<i32>(stack + (<usize>top << 2), left); store<f64>(stackDist + (<usize>top << 3), dl); top++ }
-        if (dr < second) { store<i32>(stack + (<usize>top << 2), left + 1); store<f64>(stackDist + (<usize>top << 3), dr); top++ }
-      }
-    }
-    if (node == 0) break
-    const parent = (node - 1) >> 1
-    const axis = load<u8>(kSplitAxis + <usize>parent)
-    const qa = axis == 0 ? qx : axis == 1 ? qy : qz
-    const split = load<f64>(kSplitValue + (<usize>parent << 3))
-    const gap = (node & 1) == 1 ? split - qa : qa - split
-    if (!(gap > 0 && gap * gap >= second)) {
-      const sibling = (node & 1) == 1 ? node + 1 : node - 1
-      const d = boxDistSq(kBoxes + <usize>sibling * 48, qx, qy, qz)
-      if (d < second) { store<i32>(stack, sibling); store<f64>(stackDist, d); top = 1 }
-    }
-    node = parent
-  }
-  foundDistSq = best
-  foundSecondSq = second
-  return bestPos
-}
-
 /**
  * f(R, t) of §6.1 in the centred frames (see IcpContext in icp.ts): the forward term over P mapped by (R, t), the
  * backward term over T mapped by Rᵀ(q − t). Writes Σs, Σq, Σ s qᵀ of the 2N pairs to the sums area.
@@ -298,7 +166,7 @@ function nearest(qx: f64, qy: f64, qz: f64, hint: i32): i32 {
 export function evaluate(r0: f64, r1: f64, r2: f64, r3: f64, r4: f64, r5: f64, r6: f64, r7: f64, r8: f64, t0: f64, t1: f64, t2: f64): f64 {
   let ssx: f64 = 0, ssy: f64 = 0, ssz: f64 = 0, sqx: f64 = 0, sqy: f64 = 0, sqz: f64 = 0
   let h0: f64 = 0, h1: f64 = 0, h2: f64 = 0, h3: f64 = 0, h4: f64 = 0, h5: f64 = 0, h6: f64 = 0, h7: f64 = 0, h8: f64 = 0
-  const n = load<i32>(treeT + T_SIZE)
+  const n = load<i32>(treeT + TREE_SIZE)
 
   // Forward: every p (tree order of P) against the tree over T.
   let sumF: f64 = 0
