@@ -15,7 +15,6 @@
 //    never overflow (every successful clip creates ≥ 3 of the ≤ VERTEX_CAP vertices and adds one face). The face
 //    entry buffers (FACE_ENTRY_CAP, 5× a simple polytope at the vertex cap) and memory growth for the per-vertex
 //    ball lists are the only new limits; hitting one gives "no cell" (a speed cost, never an exactness one).
-//  • Polytope.faceKey is never read by the construction, so faces carry no key here.
 //  • range searches from j's leaf upwards and build() restores JS's order of equal distances (see range below).
 
 import {
