@@ -1,9 +1,13 @@
 // Parses cac's options object with a zod schema once, turning bad flags into usage errors (exit 2).
 import * as z from 'zod'
+import { ICP_KERNELS } from '../scoring/index.ts'
 import { UsageError } from './usage-error.ts'
 
 /** `--workers <n>`: a whole number ≥ 0 (cac passes numbers for numeric text). */
 export const WorkersFlagSchema = z.coerce.number().int().min(0).optional()
+
+/** `--kernel <name>`: which ICP objective implementation scores (all give the same bits; `js` is the reference). */
+export const KernelFlagSchema = z.enum(ICP_KERNELS).optional()
 
 export function parseFlags<T extends z.ZodType>(command: string, schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value ?? {})

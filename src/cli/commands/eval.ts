@@ -2,13 +2,14 @@
 import * as z from 'zod'
 import { evaluateRuns } from '../../evaluate/evaluate-runs.ts'
 import { createScorer } from '../../evaluate/sample-scorer.ts'
-import { parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
 const EvalFlagsSchema = z.looseObject({
   benchmark: z.string().optional(),
   output: z.string().optional(),
   workers: WorkersFlagSchema,
+  kernel: KernelFlagSchema,
 })
 
 export async function run(args: unknown[]): Promise<number> {
@@ -17,7 +18,10 @@ export async function run(args: unknown[]): Promise<number> {
   if (runDirs.length === 0) throw new UsageError('eval needs at least one run directory')
   if (flags.benchmark === undefined) throw new UsageError('eval needs --benchmark <package-dir> (the package the runs were made on)')
   if (flags.output === undefined) throw new UsageError('eval needs --output <new-dir> for metrics.jsonl and summary.json')
-  const scorer = createScorer(flags.workers === undefined ? {} : { workers: flags.workers })
+  const scorer = createScorer({
+    ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+    ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+  })
   const { rows, summary, outputDir } = await evaluateRuns({
     runDirs,
     scorer,

@@ -2,7 +2,7 @@
 import * as z from 'zod'
 import { parseEvaluation } from '../../package/index.ts'
 import { createScorer } from '../../evaluate/sample-scorer.ts'
-import { parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { errorFields, scoredFields } from '../../evaluate/rows.ts'
 import { parsePosesFile } from '../../evaluate/poses-file.ts'
 import { readFinalScene } from '../../evaluate/final-scene.ts'
@@ -19,6 +19,7 @@ const ScoreFlagsSchema = z.looseObject({
   json: z.boolean().optional(),
   candidates: z.boolean().optional(),
   workers: WorkersFlagSchema,
+  kernel: KernelFlagSchema,
 })
 
 type FinalInputs =
@@ -56,7 +57,10 @@ export async function run(args: unknown[]): Promise<number> {
         initialBytes: await readInputFile(flags.initial!, '--initial'),
       }
 
-  const scorer = createScorer(flags.workers === undefined ? {} : { workers: flags.workers })
+  const scorer = createScorer({
+    ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+    ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+  })
   const started = performance.now()
   let row: Record<string, unknown>
   try {
@@ -78,6 +82,7 @@ export async function run(args: unknown[]): Promise<number> {
   }
   row.backend = scorer.backend
   row.workers = scorer.workers
+  row.kernel = scorer.kernel
   row.seconds = Math.round(performance.now() - started) / 1000
   process.stdout.write(`${JSON.stringify(row, null, flags.json === true ? undefined : 2)}\n`)
   return row.status === 'scored' ? 0 : 1

@@ -37,6 +37,23 @@ describe('awb score --poses', () => {
     expect(typeof row.seconds).toBe('number')
   })
 
+  it('gives the same row with every --kernel and rejects an unknown one (exit 2)', async () => {
+    const poses = await writePoses({ p: { position: [0.3, -0.2, 0.1], quaternion: [0.9, 0.1, -0.3, 0.2] } })
+    const rows: Record<string, unknown>[] = []
+    for (const kernel of ['cells', 'wasm', 'js']) {
+      const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--candidates', '--kernel', kernel, '--workers', '0', '--json'])
+      expect(code).toBe(0)
+      const { seconds: _seconds, kernel: used, ...row } = JSON.parse(stdout) as Record<string, unknown>
+      expect(used).toBe(kernel)
+      rows.push(row)
+    }
+    expect(rows[1]).toStrictEqual(rows[0])
+    expect(rows[2]).toStrictEqual(rows[0])
+    const bad = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--kernel', 'gpu'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--kernel/)
+  })
+
   it('lists every start with --candidates and accepts the {"poses": …} wrapper and a rotation matrix', async () => {
     const poses = await writePoses({ poses: { p: { position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] } } })
     const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--candidates', '--json'])
