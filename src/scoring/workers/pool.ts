@@ -50,6 +50,7 @@ export function defaultWorkerCount(): number {
 export class ScoringPool {
   /** Number of worker threads (0 = in-thread). */
   readonly workers: number
+  /** The ICP objective implementation every sample uses (results never depend on it). */
   readonly kernel: IcpKernel
   private threads: Worker[] = []
   private nextId = 0
