@@ -154,6 +154,8 @@ describe('07 pca', () => {
       // projector, whose roundoff tilts that axis by up to 2.8e-10 (its three cases disagree with each other and with
       // the exact eigenvector by that much); we compute Σ e(e·x), which is exact to ~1e-16 (checked below against the
       // analytic axis). So these cases compare with the reference at 5e-10, not 1e-10 (deviation noted in the report).
+      // The stored values are roundoff of one LAPACK/BLAS build: §5.2 run with numpy 2.4.6 / scipy (OpenBLAS 0.3.31)
+      // in 84 variants (eigensolver × scatter × projection formulation) reproduces none of the three within 1e-10.
       c.basis.flat().forEach((x, i) => {
         close(frame.basis[i]!, x, 0, isPrecisionCase ? 5e-10 : 1e-10)
         if (Math.abs(x) > 1e-6) expect(Math.sign(frame.basis[i]!)).toBe(Math.sign(x))
