@@ -55,7 +55,7 @@ export class IcpContext {
   /**
    * `prediction` and `target` are flat xyz arrays of equal length (validated by the caller). `kernel` picks the
    * objective's implementation; all give bit-identical results. The objective is made on the first `runStart`, so a
-   * worker pool can build the cells first (`CellBuilder` over `treeP` / `treeT`) and hand them over with `useCells`;
+   * worker pool can build the cells first (a cell builder over `treeP` / `treeT`) and hand them over with `useCells`;
    * otherwise the `cells` kernel builds them in this thread.
    */
   constructor(prediction: ArrayLike<number>, target: ArrayLike<number>, kernel: IcpKernel = 'cells') {
