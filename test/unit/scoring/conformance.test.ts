@@ -155,7 +155,7 @@ describe('07 pca', () => {
       // the exact eigenvector by that much); we compute Σ e(e·x), which is exact to ~1e-16 (checked below against the
       // analytic axis). So these cases compare with the reference at 5e-10, not 1e-10 (deviation noted in the report).
       // The stored values are roundoff of one LAPACK/BLAS build: §5.2 run with numpy 2.4.6 / scipy (OpenBLAS 0.3.31)
-      // in 84 variants (eigensolver × scatter × projection formulation) reproduces none of the three within 1e-10.
+      // in over 100 variants (eigensolver, SVD, scatter and projection formulation) reproduces none of the three within 1e-10.
       c.basis.flat().forEach((x, i) => {
         close(frame.basis[i]!, x, 0, isPrecisionCase ? 5e-10 : 1e-10)
         if (Math.abs(x) > 1e-6) expect(Math.sign(frame.basis[i]!)).toBe(Math.sign(x))
