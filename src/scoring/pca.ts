@@ -1,7 +1,13 @@
 // The canonical PCA frame of a point cloud (scoring.md §5.2), with its exact tie and sign rules; no alignment.
 // Convention: the basis is a row-major Float64Array(9) whose COLUMNS are the axes (largest, middle, cross product).
-import { symmetricEigen3 } from './eigen3.ts'
+//
+// Reference-exact to the last bit: the eigenvectors come from a reproduction of the reference's LAPACK dsyevd
+// (lapack-eigen.ts) and every other step uses numpy's arithmetic (numpy-arith.ts). That matters when the first
+// scanned point is nearly orthogonal to an axis: the projection P·x is then tiny and its direction carries the
+// projector's rounding (≈1e-10 in conformance 07_pca cases 4–6), which only the same operations reproduce.
+import { lapackSymmetricEigen3 } from './lapack-eigen.ts'
 import { ScoringError } from './errors.ts'
+import { centroid, dot3, matVec3, norm3, projector, rowNorm, scatterMatrix } from './numpy-arith.ts'
 
 /** Eigenvalues within this fraction of the largest eigenvalue are one eigenspace (§5.2 step 3). */
 export const PCA_EIGENVALUE_TIE_RTOL = 1e-10
@@ -22,22 +28,18 @@ export interface PcaFrame {
  */
 export function pcaFrame(points: ArrayLike<number>, what = 'point cloud'): PcaFrame {
   const n = points.length / 3
-  let cx = 0, cy = 0, cz = 0
+  const center = centroid(points, n)
+  const eigen = eigenDecomposition(scatterMatrix(points, n, center), what)
+  // LAPACK returns ascending eigenvalues; the reference reverses them (argsort(w)[::-1] on sorted w).
+  const values = [eigen.values[2]!, eigen.values[1]!, eigen.values[0]!]
+  const vectors = new Float64Array(9)
+  for (let r = 0; r < 3; r++) for (let k = 0; k < 3; k++) vectors[3 * r + k] = eigen.vectors[3 * r + 2 - k]!
+
+  let maxNorm = 0
   for (let i = 0; i < n; i++) {
-    cx += points[3 * i]!
-    cy += points[3 * i + 1]!
-    cz += points[3 * i + 2]!
+    const norm = rowNorm(points[3 * i]! - center[0], points[3 * i + 1]! - center[1], points[3 * i + 2]! - center[2])
+    if (norm > maxNorm) maxNorm = norm
   }
-  cx /= n; cy /= n; cz /= n
-  let sxx = 0, sxy = 0, sxz = 0, syy = 0, syz = 0, szz = 0, maxNormSq = 0
-  for (let i = 0; i < n; i++) {
-    const x = points[3 * i]! - cx, y = points[3 * i + 1]! - cy, z = points[3 * i + 2]! - cz
-    sxx += x * x; sxy += x * y; sxz += x * z; syy += y * y; syz += y * z; szz += z * z
-    const nn = x * x + y * y + z * z
-    if (nn > maxNormSq) maxNormSq = nn
-  }
-  const { values, vectors } = symmetricEigen3([sxx, sxy, sxz, sxy, syy, syz, sxz, syz, szz])
-  const maxNorm = Math.sqrt(maxNormSq)
   const axes: number[][] = []
   if (maxNorm > 0) {
     const tie = PCA_EIGENVALUE_TIE_RTOL * values[0]!
@@ -45,7 +47,7 @@ export function pcaFrame(points: ArrayLike<number>, what = 'point cloud'): PcaFr
     while (start < 3 && axes.length < 2) {
       let end = start + 1
       while (end < 3 && values[end - 1]! - values[end]! <= tie) end++
-      scanGroup(points, n, cx, cy, cz, maxNorm, vectors, start, end, axes)
+      scanGroup(points, n, center, maxNorm, projector(vectors, start, end), end - start, axes)
       start = end
     }
   }
@@ -55,10 +57,12 @@ export function pcaFrame(points: ArrayLike<number>, what = 'point cloud'): PcaFr
       `${what}: Degenerate part: its ${n} points span fewer than two directions (collinear or coincident), so no PCA frame exists; check the cloud's points`,
     )
   }
-  const a1 = normalize(axes[0]!)
+  // §5.2 step 7: re-orthonormalize.
+  const a1 = divide(axes[0]!, norm3(axes[0]!))
   const b = axes[1]!
-  const d = b[0]! * a1[0]! + b[1]! * a1[1]! + b[2]! * a1[2]!
-  const a2 = normalize([b[0]! - d * a1[0]!, b[1]! - d * a1[1]!, b[2]! - d * a1[2]!])
+  const d = dot3(b, a1)
+  const a2raw = [b[0]! - d * a1[0]!, b[1]! - d * a1[1]!, b[2]! - d * a1[2]!]
+  const a2 = divide(a2raw, norm3(a2raw))
   const a3 = [a1[1]! * a2[2]! - a1[2]! * a2[1]!, a1[2]! * a2[0]! - a1[0]! * a2[2]!, a1[0]! * a2[1]! - a1[1]! * a2[0]!]
   const basis = new Float64Array(9)
   for (let r = 0; r < 3; r++) {
@@ -66,41 +70,47 @@ export function pcaFrame(points: ArrayLike<number>, what = 'point cloud'): PcaFr
     basis[3 * r + 1] = a2[r]!
     basis[3 * r + 2] = a3[r]!
   }
-  return { center: new Float64Array([cx, cy, cz]), basis }
+  return { center: new Float64Array(center), basis }
+}
+
+function eigenDecomposition(scatter: Float64Array, what: string): ReturnType<typeof lapackSymmetricEigen3> {
+  try {
+    return lapackSymmetricEigen3(scatter)
+  } catch (error) {
+    throw new ScoringError(
+      'SCORING_BAD_INPUT',
+      `${what}: the PCA scatter matrix cannot be decomposed (${(error as Error).message}); check the cloud's coordinates`,
+    )
+  }
 }
 
 /** §5.2 step 4: scan the scaled centred points through the group's projector and accept axes in point order. */
 function scanGroup(
-  points: ArrayLike<number>, n: number, cx: number, cy: number, cz: number, maxNorm: number,
-  vectors: Float64Array, start: number, end: number, axes: number[][],
+  points: ArrayLike<number>, n: number, center: readonly number[], maxNorm: number,
+  p: Float64Array, dim: number, axes: number[][],
 ): void {
-  const dim = end - start
   const chosen: number[][] = []
   for (let i = 0; i < n && chosen.length < dim && axes.length < 2; i++) {
-    const x = (points[3 * i]! - cx) / maxNorm, y = (points[3 * i + 1]! - cy) / maxNorm, z = (points[3 * i + 2]! - cz) / maxNorm
-    // P·x evaluated as Σ e_k (e_k · x) over the group's eigenvectors: the same projector (sign-free, so the
-    // eigen-solver's sign convention cannot matter), but a nearly orthogonal point keeps the exact direction e_k
-    // instead of picking up roundoff from every matrix entry.
-    let vx = 0, vy = 0, vz = 0
-    for (let k = start; k < end; k++) {
-      const ex = vectors[k]!, ey = vectors[3 + k]!, ez = vectors[6 + k]!
-      const d = ex * x + ey * y + ez * z
-      vx += d * ex; vy += d * ey; vz += d * ez
-    }
+    const x = [
+      (points[3 * i]! - center[0]!) / maxNorm,
+      (points[3 * i + 1]! - center[1]!) / maxNorm,
+      (points[3 * i + 2]! - center[2]!) / maxNorm,
+    ]
+    let r: number[] = matVec3(p, x)
     for (const a of chosen) {
-      const d = vx * a[0]! + vy * a[1]! + vz * a[2]!
-      vx -= d * a[0]!; vy -= d * a[1]!; vz -= d * a[2]!
+      const d = dot3(r, a)
+      r = [r[0]! - d * a[0]!, r[1]! - d * a[1]!, r[2]! - d * a[2]!]
     }
-    const len = Math.sqrt(vx * vx + vy * vy + vz * vz)
+    const len = norm3(r)
     if (len > PCA_AXIS_MIN_LENGTH) {
-      const axis = [vx / len, vy / len, vz / len]
+      const axis = divide(r, len)
       chosen.push(axis)
       axes.push(axis)
     }
   }
 }
 
-function normalize(v: number[]): number[] {
-  const len = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!)
-  return [v[0]! / len, v[1]! / len, v[2]! / len]
+/** numpy `v / s` (a division per component, not a multiplication by 1/s). */
+function divide(v: readonly number[], s: number): number[] {
+  return [v[0]! / s, v[1]! / s, v[2]! / s]
 }
