@@ -1,7 +1,6 @@
 // Public entry of the scoring core: named re-exports only; nothing is computed here.
 export { SCORING_ERROR_CODES, ScoringError, type ScoringErrorCode } from './errors.ts'
 export { QUATERNION_MIN_NORM, determinantMat3, mat3ToRows, multiplyMat3, quaternionToMatrix, transformVec3, transposeMat3 } from './mat3.ts'
-export { symmetricEigen3, type SymmetricEigen3 } from './eigen3.ts'
 export { kabsch, kabschRotationFromCovariance, svd3 } from './kabsch.ts'
 export { PCA_AXIS_MIN_LENGTH, PCA_EIGENVALUE_TIE_RTOL, pcaFrame, type PcaFrame } from './pca.ts'
 export { partStart, pcaSeedAxes, pcaStarts, type AlignmentStart, type PcaSeedAxes } from './starts.ts'
