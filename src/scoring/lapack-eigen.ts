@@ -390,44 +390,38 @@ const SAFMX2 = 1 / SAFMN2
 function givens(f: number, g: number): { c: number, s: number, r: number } {
   if (g === 0) return { c: 1, s: 0, r: f }
   if (f === 0) return { c: 0, s: 1, r: g }
-  let f1 = f, g1 = g
-  let scale = Math.max(Math.abs(f1), Math.abs(g1))
-  let r: number, c: number, s: number
-  if (scale >= SAFMX2) {
-    let count = 0
-    do {
-      count++
-      f1 = f1 * SAFMN2
-      g1 = g1 * SAFMN2
-      scale = Math.max(Math.abs(f1), Math.abs(g1))
-    } while (scale >= SAFMX2)
-    r = Math.sqrt(f1 * f1 + g1 * g1)
-    c = f1 / r
-    s = g1 / r
-    for (let i = 0; i < count; i++) r = r * SAFMX2
-  } else if (scale <= SAFMN2) {
-    let count = 0
-    do {
-      count++
-      f1 = f1 * SAFMX2
-      g1 = g1 * SAFMX2
-      scale = Math.max(Math.abs(f1), Math.abs(g1))
-    } while (scale <= SAFMN2)
-    r = Math.sqrt(f1 * f1 + g1 * g1)
-    c = f1 / r
-    s = g1 / r
-    for (let i = 0; i < count; i++) r = r * SAFMN2
-  } else {
-    r = Math.sqrt(f1 * f1 + g1 * g1)
-    c = f1 / r
-    s = g1 / r
-  }
+  const scale = Math.max(Math.abs(f), Math.abs(g))
+  let { c, s, r } = scale >= SAFMX2
+    ? rescaledRotation(f, g, SAFMN2, SAFMX2, (m) => m >= SAFMX2)
+    : scale <= SAFMN2
+      ? rescaledRotation(f, g, SAFMX2, SAFMN2, (m) => m <= SAFMN2)
+      : rotationOf(f, g)
   if (Math.abs(f) > Math.abs(g) && c < 0) {
     c = -c
     s = -s
     r = -r
   }
   return { c, s, r }
+}
+
+function rotationOf(f1: number, g1: number): { c: number, s: number, r: number } {
+  const r = Math.sqrt(f1 * f1 + g1 * g1)
+  return { c: f1 / r, s: g1 / r, r }
+}
+
+/** DLARTG's rescaling loop: scale f, g by `factor` until `outside` no longer holds, then undo it on r. */
+function rescaledRotation(
+  f: number, g: number, factor: number, undo: number, outside: (scale: number) => boolean,
+): { c: number, s: number, r: number } {
+  let f1 = f, g1 = g, count = 0
+  do {
+    count++
+    f1 = f1 * factor
+    g1 = g1 * factor
+  } while (outside(Math.max(Math.abs(f1), Math.abs(g1))))
+  const rotation = rotationOf(f1, g1)
+  for (let i = 0; i < count; i++) rotation.r = rotation.r * undo
+  return rotation
 }
 
 /** DLAPY2: sqrt(x² + y²) without destructive overflow. */
