@@ -82,6 +82,16 @@ export function norm3(v: readonly number[]): number {
   return Math.sqrt(dot3(v, v))
 }
 
+/** numpy `v - d * a` for 3-vectors (a product, then a difference: no FMA in numpy's elementwise ufuncs). */
+export function minusScaled3(v: readonly number[], d: number, a: readonly number[]): number[] {
+  return [v[0]! - d * a[0]!, v[1]! - d * a[1]!, v[2]! - d * a[2]!]
+}
+
+/** numpy `v / s` (a division per component, not a multiplication by 1/s). */
+export function divide3(v: readonly number[], s: number): number[] {
+  return [v[0]! / s, v[1]! / s, v[2]! / s]
+}
+
 /** One entry of numpy `np.linalg.norm(X, axis=1)`. */
 export function rowNorm(x: number, y: number, z: number): number {
   return Math.sqrt((x * x + y * y) + z * z)

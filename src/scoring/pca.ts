@@ -7,7 +7,7 @@
 // projector's rounding (≈1e-10 in conformance 07_pca cases 4–6), which only the same operations reproduce.
 import { lapackSymmetricEigen3 } from './lapack-eigen.ts'
 import { ScoringError } from './errors.ts'
-import { centroid, dot3, matVec3, norm3, projector, rowNorm, scatterMatrix } from './numpy-arith.ts'
+import { centroid, divide3, dot3, matVec3, minusScaled3, norm3, projector, rowNorm, scatterMatrix } from './numpy-arith.ts'
 
 /** Eigenvalues within this fraction of the largest eigenvalue are one eigenspace (§5.2 step 3). */
 export const PCA_EIGENVALUE_TIE_RTOL = 1e-10
@@ -58,11 +58,10 @@ export function pcaFrame(points: ArrayLike<number>, what = 'point cloud'): PcaFr
     )
   }
   // §5.2 step 7: re-orthonormalize.
-  const a1 = divide(axes[0]!, norm3(axes[0]!))
+  const a1 = divide3(axes[0]!, norm3(axes[0]!))
   const b = axes[1]!
-  const d = dot3(b, a1)
-  const a2raw = [b[0]! - d * a1[0]!, b[1]! - d * a1[1]!, b[2]! - d * a1[2]!]
-  const a2 = divide(a2raw, norm3(a2raw))
+  const a2raw = minusScaled3(b, dot3(b, a1), a1)
+  const a2 = divide3(a2raw, norm3(a2raw))
   const a3 = [a1[1]! * a2[2]! - a1[2]! * a2[1]!, a1[2]! * a2[0]! - a1[0]! * a2[2]!, a1[0]! * a2[1]! - a1[1]! * a2[0]!]
   const basis = new Float64Array(9)
   for (let r = 0; r < 3; r++) {
@@ -98,19 +97,13 @@ function scanGroup(
     ]
     let r: number[] = matVec3(p, x)
     for (const a of chosen) {
-      const d = dot3(r, a)
-      r = [r[0]! - d * a[0]!, r[1]! - d * a[1]!, r[2]! - d * a[2]!]
+      r = minusScaled3(r, dot3(r, a), a)
     }
     const len = norm3(r)
     if (len > PCA_AXIS_MIN_LENGTH) {
-      const axis = divide(r, len)
+      const axis = divide3(r, len)
       chosen.push(axis)
       axes.push(axis)
     }
   }
-}
-
-/** numpy `v / s` (a division per component, not a multiplication by 1/s). */
-function divide(v: readonly number[], s: number): number[] {
-  return [v[0]! / s, v[1]! / s, v[2]! / s]
 }
