@@ -1,6 +1,7 @@
 // The plugin's options: one zod schema, each option also settable by an AWB_* environment variable for CI.
 import { resolve } from 'node:path'
 import * as z from 'zod'
+import { isAgentModulePath } from '../src/agents/index.ts'
 
 /** Thresholds asserted in every test of a block: a sample fails when its SR or PA is below them. */
 export const ThresholdsSchema = z.strictObject({
@@ -26,7 +27,7 @@ export const GatesSchema = z.strictObject({
 export const AssemblyWorldOptionsSchema = z.strictObject({
   /** Benchmark package directory (AWB_BENCHMARK); default: the bundled `fixtures/awb-mini`. */
   benchmark: z.string().min(1).optional(),
-  /** Agent name (AWB_AGENT): `replay` (default), `idle`, … */
+  /** Agent (AWB_AGENT): `replay` (default), `idle`, `codex`, `claude`, `openai:<model>`, `anthropic:<model>`, or a page agent module `./my-agent.ts`. */
   agent: z.string().min(1).optional(),
   /** Model name passed to model-backed agents (AWB_MODEL). */
   model: z.string().min(1).optional(),
@@ -63,7 +64,8 @@ export interface ResolvedOptions {
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
 
 /** Where the bundled benchmark and demonstrations live, relative to this project. */
-export const BUNDLED_BENCHMARK = resolve(import.meta.dirname, '..', 'fixtures', 'awb-mini')
+export const BUNDLED_FIXTURES = resolve(import.meta.dirname, '..', 'fixtures')
+export const BUNDLED_BENCHMARK = resolve(BUNDLED_FIXTURES, 'awb-mini')
 export const BUNDLED_DEMONSTRATIONS = resolve(import.meta.dirname, '..', 'fixtures', 'demonstrations')
 
 /** AWB_* variables as options; a malformed value is an error naming the variable. */
@@ -111,7 +113,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
   const value = parsed.data
   return {
     benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
-    agent: value.agent ?? 'replay',
+    // A module path is made absolute here: the page imports it by that path, wherever Vitest was started.
+    agent: value.agent === undefined ? 'replay' : isAgentModulePath(value.agent) ? resolve(root, value.agent) : value.agent,
     model: value.model,
     demonstrations: value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations),
     thresholds: value.thresholds ?? {},

@@ -46,7 +46,9 @@ describe(block.name, () => {
     await annotate((meta.timings.agentMs / 1000).toFixed(3), 'agent_seconds')
     await annotate((meta.timings.scoreMs / 1000).toFixed(3), 'scoring_seconds')
     await annotate(meta.backend, 'scoring_backend')
-    if (report.capture !== undefined) await annotate('final scene', 'capture', { contentType: 'image/png', body: report.capture })
+    // Block projects may not write attachments (page code writes nothing on the host): the harness kept the
+    // picture as final.png in the sample's run folder.
+    if (report.capture !== undefined) await annotate(`${report.response.sampleDir}/final.png`, 'capture')
 
     if (report.failure !== undefined) throw new Error(`${block.name} / ${sampleId}: ${report.failure} (the world it left was ${row.status === 'scored' ? `scored: SR ${row.SR}, PA ${row.PA}` : 'not scorable'})`)
     if (row.status === 'error') throw new Error(`${block.name} / ${sampleId}: unscorable: ${String(row.error)}`)

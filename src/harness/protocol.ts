@@ -6,6 +6,8 @@ import { ApiAgentSpecSchema } from '../agents/api/index.ts'
 export const AgentSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('replay'), script: z.string(), source: z.string() }),
   z.strictObject({ kind: z.literal('idle') }),
+  /** A user's page agent: a module on the test server whose default export is `defineAgent(...)`. */
+  z.strictObject({ kind: z.literal('module'), url: z.string(), source: z.string() }),
   /** An OpenAI-compatible or Anthropic model; its requests go to Node through the page's model transport. */
   z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema }),
   /** Codex CLI or Claude Code, run by Node; it reaches the page's tools through an MCP relay into this page. */
@@ -59,6 +61,8 @@ export const FinishSampleRequestSchema = z.strictObject({
   toolCalls: z.number().int().nonnegative(),
   durationSeconds: z.number().nonnegative(),
   timings: TimingsSchema,
+  /** The final scene as a base64 PNG (kept as final.png), or null when it could not be rendered. */
+  capture: z.string().nullable(),
 })
 export type FinishSampleRequest = z.infer<typeof FinishSampleRequestSchema>
 
@@ -87,5 +91,7 @@ export const FinishSampleResponseSchema = z.strictObject({
   scoreMs: z.number().nonnegative(),
   backend: z.string(),
   runDir: z.string(),
+  /** The sample's folder in the run (result.json, final.episode.zip, final.png). */
+  sampleDir: z.string(),
 })
 export type FinishSampleResponse = z.infer<typeof FinishSampleResponseSchema>

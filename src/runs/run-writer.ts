@@ -94,6 +94,11 @@ export class RunWriter {
     return path
   }
 
+  /** Writes one more file of a sample (e.g. `final.png`) atomically. */
+  async saveSampleFile(block: string, sampleId: string, name: string, bytes: Uint8Array): Promise<void> {
+    await writeFileAtomic(join(this.sampleDir(block, sampleId), name), bytes)
+  }
+
   /** Appends one `{timestamp, type, …}` record to `conversation.jsonl` (runner.md §5.4). */
   async appendConversation(block: string, sampleId: string, record: { type: string } & Record<string, unknown>): Promise<void> {
     const line = JSON.stringify({ timestamp: this.now().toISOString(), ...record })

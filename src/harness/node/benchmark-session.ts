@@ -1,17 +1,20 @@
 // Node side of a benchmark run: opens the package, writes the run directory, resolves agents, saves and scores
-// final episodes. Serves the page through its methods; it never hands ground truth to the page.
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+// final episodes. Serves the page through its methods, each checked by the SampleGate: the page is untrusted
+// (agents run there), so it never gets ground truth, a second score, or a say in where files go.
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliAgentOnRelay } from '../../agents/cli/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
-import { composePrompt } from '../../agents/index.ts'
-import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
+import { composePrompt, isAgentModulePath } from '../../agents/index.ts'
+import { isApiAgentName, MODEL_PROVIDERS, ModelRequestSchema, parseApiAgentName, responseUsage, UsageTotals } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
+import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { RunWriter } from '../../runs/index.ts'
 import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
+import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 
 export interface BenchmarkSessionOptions {
   benchmark: string
@@ -21,13 +24,30 @@ export interface BenchmarkSessionOptions {
   demonstrations: string
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
-  /** Maps a sample to the same-origin URLs of its agent-visible inputs (the plugin's input route). */
-  urls: { episode(block: string, slug: string): string; page(block: string, slug: string, page: number): string }
+  /**
+   * Maps a sample to the same-origin URLs of its agent-visible inputs (the plugin's input route), and a page agent
+   * module's absolute path to the URL the page imports it from.
+   */
+  urls: { episode(block: string, slug: string): string; page(block: string, slug: string, page: number): string; module?(path: string): string }
   /** Recorded in run.json `options`. */
   recordedOptions: Record<string, unknown>
   /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
   agentCommand?: { command: string; args: string[] } | undefined
+  /** Resolves when Vitest reports `sampleId`'s test running in `block`'s project (see SampleGateOptions). */
+  awaitRunningTest?: (block: string, sampleId: string) => Promise<void>
+  /** Sends one model request to the provider (default: `modelRequest`, keys from the environment). */
+  sendModelRequest?: (request: unknown, signal: AbortSignal) => Promise<unknown>
 }
+
+/** Largest final episode the page may hand over (bytes): far above any real episode, far below memory limits. */
+export const MAX_FINAL_EPISODE_BYTES = 256 * 1024 * 1024
+/** Largest single conversation record (JSON characters): tool results with images stay far below. */
+export const MAX_RECORD_CHARS = 32 * 1024 * 1024
+/** Largest final-scene capture (bytes of PNG). */
+export const MAX_CAPTURE_BYTES = 32 * 1024 * 1024
+/** Time on top of the agent's limit for opening the environment before the sample's Node-side work is cut off. */
+const OPEN_ALLOWANCE_MS = 120_000
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
 const PAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' }
@@ -41,10 +61,17 @@ export class BenchmarkSession {
   /** When each running sample started (ISO), for result.json `started_at`. */
   private readonly started = new Map<string, string>()
   private readonly selection: Record<string, string[]> = {}
+  private readonly gate: SampleGate
+  /** What the provider reported per open API-agent sample, counted here so that no page failure can lose it. */
+  private readonly spend = new Map<OpenSample, UsageTotals>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
     this.options = options
+    this.gate = new SampleGate({
+      blocks: new Map(pkg.blocks.map(block => [block.name, new Set(block.samples.map(sample => sample.id))])),
+      ...(options.awaitRunningTest === undefined ? {} : { awaitRunningTest: options.awaitRunningTest }),
+    })
   }
 
   static async open(options: BenchmarkSessionOptions): Promise<BenchmarkSession> {
@@ -56,8 +83,12 @@ export class BenchmarkSession {
     return this.run === undefined ? undefined : (await this.run).dir
   }
 
-  /** Writes the sample's inputs (input.json, prompt.txt, a pending result) and tells the page what to load. */
-  async startSample(block: string, sampleId: string): Promise<StartSampleResponse> {
+  /**
+   * Opens the running test's sample (once), writes its inputs (input.json, prompt.txt, a pending result) and tells
+   * the page what to load: same-origin URLs of the agent-visible inputs only, never a file path.
+   */
+  async startSample(caller: CommandCaller, block: string, sampleId: string): Promise<StartSampleResponse> {
+    await this.gate.open(caller, block, sampleId, this.agentKind(), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
     const sample = findSample(this.pkg, block, sampleId)
     const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
     const prompt = composePrompt(blockInfo.taskText)
@@ -85,25 +116,58 @@ export class BenchmarkSession {
     }
   }
 
-  async record(block: string, sampleId: string, entry: { type: string } & Record<string, unknown>): Promise<void> {
-    await (await this.runWriter()).appendConversation(block, sampleId, entry)
+  /** Appends one record to the open sample's conversation.jsonl. */
+  async record(caller: CommandCaller, block: string, sampleId: string, entry: unknown): Promise<void> {
+    this.gate.active(caller, block, sampleId, 'record')
+    await this.appendRecord(block, sampleId, entry)
   }
 
-  /** Saves the exported final episode atomically; returns its SHA-256. */
-  async saveFinal(block: string, sampleId: string, base64: string): Promise<string> {
+  /** Saves the exported final episode atomically, once per sample; returns its SHA-256. The agent's work ends here. */
+  async saveFinal(caller: CommandCaller, block: string, sampleId: string, base64: unknown): Promise<string> {
+    if (typeof base64 !== 'string') throw new TypeError('the final episode must be a base64 string')
+    // Checked before decoding: base64 is 4/3 of the bytes.
+    if (base64.length > Math.ceil(MAX_FINAL_EPISODE_BYTES / 3) * 4) throw new RangeError(`the final episode is larger than ${MAX_FINAL_EPISODE_BYTES} bytes`)
+    this.gate.claimSave(caller, block, sampleId)
     const bytes = new Uint8Array(Buffer.from(base64, 'base64'))
     await (await this.runWriter()).saveFinalEpisode(block, sampleId, bytes)
     return sha256Hex(bytes)
   }
 
   /**
+   * Sends one model request of the open sample's API agent to the provider (the key stays here). The request is
+   * aborted when the agent's work ends (final episode saved, sample finished, time limit passed); the provider's
+   * reported usage and cost are counted here, so they survive whatever happens to the page.
+   */
+  async modelRequest(caller: CommandCaller, request: unknown): Promise<unknown> {
+    const open = this.gate.openSampleOf(caller, 'send a model request')
+    if (open.agentKind !== 'api') throw new SampleAccessError('WRONG_AGENT', `${open.block} / ${open.sampleId} runs no API agent; model requests are refused`)
+    if (open.signal.aborted) throw new SampleAccessError('NOT_OPEN', `the agent of ${open.block} / ${open.sampleId} has stopped: ${String((open.signal.reason as Error | undefined)?.message ?? open.signal.reason)}`)
+    const send = this.options.sendModelRequest ?? ((body: unknown, signal: AbortSignal) => modelRequest(body, { signal }))
+    const json = await send(request, open.signal)
+    const parsed = ModelRequestSchema.safeParse(request)
+    if (parsed.success) {
+      const totals = this.spend.get(open) ?? new UsageTotals()
+      this.spend.set(open, totals)
+      totals.add(responseUsage(parsed.data.provider, json))
+    }
+    return json
+  }
+
+  /**
    * Scores the saved final episode (any saved export is scored, whatever the agent did), writes result.json
    * and returns the official row. An unsaved export gives an error row (PA 0, SR 0, SCD null).
    */
-  async finishSample(block: string, sampleId: string, request: unknown): Promise<FinishSampleResponse> {
+  async finishSample(caller: CommandCaller, block: string, sampleId: string, request: unknown): Promise<FinishSampleResponse> {
     const report = FinishSampleRequestSchema.parse(request)
+    // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
+    const open = this.gate.claimFinish(caller, block, sampleId)
+    const spent = this.spend.get(open)
+    this.spend.delete(open)
     const run = await this.runWriter()
     const sample = findSample(this.pkg, block, sampleId)
+    if (report.capture !== null) await this.saveCapture(run, block, sampleId, report.capture)
+    // An API agent's spend as the provider reported it to Node: the page's own account may be lost (a timeout) or wrong.
+    const execution = spent === undefined ? report.execution : { ...report.execution, usage: spent.usage, cost_usd: spent.costUsd }
     const started = performance.now()
     const scorer = (this.scorer ??= createScorer(this.options.scoringWorkers === undefined ? {} : { workers: this.options.scoringWorkers }))
     let fields: FinalEpisodeScore | ErrorFields
@@ -116,24 +180,23 @@ export class BenchmarkSession {
       fields = errorFields(error)
     }
     const scoreMs = performance.now() - started
-    const usage = report.execution.usage
     const row: FinishSampleResponse['row'] = {
       block,
       sample_id: sampleId,
       run: run.dir,
       duration_seconds: report.durationSeconds,
-      usage,
-      cost_usd: report.execution.cost_usd,
+      usage: execution.usage,
+      cost_usd: execution.cost_usd,
       tool_calls: report.toolCalls,
       attempt_finished: true,
       ...fields,
     }
-    const completed = report.execution.status === 'completed' && report.archive.status === 'saved'
+    const completed = execution.status === 'completed' && report.archive.status === 'saved'
     await run.writeResult(block, sampleId, {
       status: completed ? 'completed' : 'failed',
       started_at: this.started.get(key(block, sampleId)) ?? null,
       finished_at: new Date().toISOString(),
-      execution: { ...report.execution, exit_code: null, agent_error: report.execution.error, parse_errors: 0 },
+      execution: { ...execution, exit_code: null, agent_error: execution.error, parse_errors: 0 },
       archive: report.archive,
       agent_outcome: report.agentOutcome,
       cleanup_error: null,
@@ -142,14 +205,15 @@ export class BenchmarkSession {
       harness: { timings_ms: { ...report.timings, scoreMs }, scoring_backend: scorer.backend },
     })
     this.started.delete(key(block, sampleId))
-    return { row, scoreMs, backend: scorer.backend, runDir: run.dir }
+    return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
   /**
    * Runs the sample's CLI agent (Codex CLI / Claude Code) in a private workspace against the page's tools,
    * reached through `frame` (the page must have exposed its registered tools with `exposeToolRelay`).
    */
-  async runCliAgent(block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
+  async runCliAgent(caller: CommandCaller, block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
+    this.gate.claimCli(caller, block, sampleId)
     const sample = findSample(this.pkg, block, sampleId)
     const spec = await this.agentFor(sample)
     if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
@@ -166,7 +230,7 @@ export class BenchmarkSession {
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
         ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
-        onRecord: entry => this.record(block, sampleId, entry),
+        onRecord: entry => this.appendRecord(block, sampleId, entry),
       })
       const { execution } = run
       return { status: execution.status, finalAnswer: execution.final_answer, error: execution.error ?? execution.agent_error, usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
@@ -177,9 +241,34 @@ export class BenchmarkSession {
 
   /** Ends the run: final status in run.json, scoring workers stopped. */
   async close(status: 'completed' | 'failed'): Promise<void> {
+    this.gate.abortAll('the run has ended')
     await this.scorer?.close()
     this.scorer = undefined
     if (this.run !== undefined) await (await this.run).finish(status)
+  }
+
+  private async appendRecord(block: string, sampleId: string, entry: unknown): Promise<void> {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || typeof (entry as { type?: unknown }).type !== 'string') {
+      throw new TypeError('a conversation record must be an object with a string "type"')
+    }
+    const text = JSON.stringify(entry)
+    if (text.length > MAX_RECORD_CHARS) throw new RangeError(`a conversation record is larger than ${MAX_RECORD_CHARS} characters`)
+    await (await this.runWriter()).appendConversation(block, sampleId, entry as { type: string } & Record<string, unknown>)
+  }
+
+  /** Keeps the page's picture of the final scene as final.png (a PNG, or nothing). */
+  private async saveCapture(run: RunWriter, block: string, sampleId: string, base64: string): Promise<void> {
+    if (base64.length > Math.ceil(MAX_CAPTURE_BYTES / 3) * 4) return
+    const bytes = new Uint8Array(Buffer.from(base64, 'base64'))
+    if (!PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) return
+    await run.saveSampleFile(block, sampleId, 'final.png', bytes)
+  }
+
+  private agentKind(): GatedAgentKind {
+    const agent = this.options.agent
+    if (agent === 'codex' || agent === 'claude') return 'cli'
+    if (isApiAgentName(agent) || API_PROVIDERS.includes(agent)) return 'api'
+    return 'page'
   }
 
   private runWriter(): Promise<RunWriter> {
@@ -207,13 +296,22 @@ export class BenchmarkSession {
         }
       }
       default:
+        if (isAgentModulePath(this.options.agent)) {
+          if (this.options.urls.module === undefined) return { kind: 'unavailable', reason: `agent modules (${this.options.agent}) run only in a Vitest run` }
+          try {
+            await access(this.options.agent)
+          } catch {
+            return { kind: 'unavailable', reason: `the agent module ${this.options.agent} does not exist (the agent option names a module file relative to the project root)` }
+          }
+          return { kind: 'module', url: this.options.urls.module(this.options.agent), source: this.options.agent }
+        }
         if (isApiAgentName(this.options.agent)) return { kind: 'api', spec: parseApiAgentName(this.options.agent) }
         if (this.options.agent === 'codex' || this.options.agent === 'claude') {
           if (this.options.model === undefined) return { kind: 'unavailable', reason: `the ${this.options.agent} agent needs a model: set AWB_MODEL (or the plugin's model option)` }
           return { kind: 'cli', cli: this.options.agent, model: this.options.model }
         }
         if (API_PROVIDERS.includes(this.options.agent) && this.options.model !== undefined) return { kind: 'api', spec: parseApiAgentName(`${this.options.agent}:${this.options.model}`) }
-        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, codex or claude (with AWB_MODEL), openai:<model> or anthropic:<model>` }
+        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, codex or claude (with AWB_MODEL), openai:<model>, anthropic:<model> or a page agent module (./my-agent.ts)` }
     }
   }
 }

@@ -1,0 +1,56 @@
+// Which test Vitest is running in each block project, as its reporter events say: the Node side's answer to
+// "is this the running test's sample?" when a page asks to start one.
+import type { Reporter, TestCase } from 'vitest/node'
+import { SampleAccessError } from '../src/harness/node/index.ts'
+
+/** How long a start waits for Vitest to report its test running (task updates are throttled at 100 ms). */
+const REPORT_WAIT_MS = 10_000
+
+/**
+ * A reporter that records each project's running test (its name is the sample id: the suite names tests `%s`
+ * over sample ids) and lets a start wait until the test it names is the one running in its project.
+ */
+export class RunningTests implements Reporter {
+  private readonly running = new Map<string, string>()
+  private readonly waiters = new Set<() => void>()
+  private readonly waitMs: number
+
+  constructor(options: { waitMs?: number } = {}) {
+    this.waitMs = options.waitMs ?? REPORT_WAIT_MS
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    this.running.set(testCase.project.name, testCase.name)
+    for (const wake of this.waiters) wake()
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    if (this.running.get(testCase.project.name) === testCase.name) this.running.delete(testCase.project.name)
+  }
+
+  /** The test running in `project`, if any. */
+  current(project: string): string | undefined {
+    return this.running.get(project)
+  }
+
+  /** Resolves once `sampleId`'s test runs in `block`'s project; rejects when another runs or none does in time. */
+  async awaitRunning(block: string, sampleId: string): Promise<void> {
+    const deadline = Date.now() + this.waitMs
+    while (this.running.get(block) !== sampleId) {
+      const left = deadline - Date.now()
+      if (left <= 0) {
+        const current = this.running.get(block)
+        throw new SampleAccessError('NOT_RUNNING_TEST', `${block} / ${String(sampleId)} is not the running test of project ${block}${current === undefined ? '' : ` (${current} is)`}; a page may start only its own test's sample`)
+      }
+      await new Promise<void>(resolve => {
+        const wake = () => {
+          clearTimeout(timer)
+          this.waiters.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, left)
+        this.waiters.add(wake)
+      })
+    }
+  }
+}
