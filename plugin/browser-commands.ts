@@ -4,9 +4,18 @@
 import type { BrowserCommand, BrowserCommandContext } from 'vitest/node'
 import type { BenchmarkSession, CommandCaller } from '../src/harness/node/index.ts'
 
-/** The caller as Vitest names it: the project of the page that sent the command (the page cannot choose it). */
-function callerOf(context: BrowserCommandContext): CommandCaller {
-  return { project: context.project.name }
+/**
+ * The caller as the Node side knows it: the block its project was configured for (Vitest routes each command
+ * from a page to that page's project, so the page cannot choose it).
+ */
+export function callerOf(context: Pick<BrowserCommandContext, 'project'>): CommandCaller {
+  return { project: blockOfProject(context.project) ?? `(project ${context.project.name} runs no benchmark block)` }
+}
+
+/** The block a block project was created for (its provided `awbBlock`), or undefined for any other project. */
+export function blockOfProject(project: Pick<BrowserCommandContext['project'], 'getProvidedContext'>): string | undefined {
+  const provided = project.getProvidedContext() as { awbBlock?: { name?: unknown } }
+  return typeof provided.awbBlock?.name === 'string' ? provided.awbBlock.name : undefined
 }
 
 /** Builds the commands over a session that is opened on first use (config time has no session yet). */

@@ -11,7 +11,7 @@ import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
-import { createInputRoute, episodeUrl, pageUrl } from './input-route.ts'
+import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
@@ -34,13 +34,18 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let opened: Promise<BenchmarkPackage> | undefined
   let session: Promise<BenchmarkSession> | undefined
   let reporter: AggregateReporter | undefined
-  const runningTests = new RunningTests()
+  const runningTests = new RunningTests({
+    onTestEnded: (block, sampleId) => {
+      void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
+    },
+  })
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
   const getSession = (root: string) => (session ??= BenchmarkSession.open({
     ...getResolved(root),
-    urls: { episode: episodeUrl, page: pageUrl, module: path => `/@fs${path}` },
+    inputs: sharedInputGrants(),
+    moduleUrl: path => `/@fs${path}`,
     recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
     awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
   }))
@@ -122,7 +127,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       server.middlewares.use((req, res, next) => {
         void guard.then(handle => handle(req, res, next), () => next())
       })
-      const route = opened.then(createInputRoute)
+      const route = opened.then(pkg => createInputRoute(pkg, sharedInputGrants()))
       server.middlewares.use((req, res, next) => {
         void route.then(handle => handle(req, res, next), () => next())
       })

@@ -2,6 +2,7 @@
 // "is this the running test's sample?" when a page asks to start one.
 import type { Reporter, TestCase } from 'vitest/node'
 import { SampleAccessError } from '../src/harness/node/index.ts'
+import { blockOfProject } from './browser-commands.ts'
 
 /** How long a start waits for Vitest to report its test running (task updates are throttled at 100 ms). */
 const REPORT_WAIT_MS = 10_000
@@ -14,23 +15,31 @@ export class RunningTests implements Reporter {
   private readonly running = new Map<string, string>()
   private readonly waiters = new Set<() => void>()
   private readonly waitMs: number
+  private readonly onTestEnded: ((block: string, sampleId: string) => void) | undefined
 
-  constructor(options: { waitMs?: number } = {}) {
+  /** `onTestEnded` hears of every block test that ended (so a sample its page left open can be closed). */
+  constructor(options: { waitMs?: number; onTestEnded?: (block: string, sampleId: string) => void } = {}) {
     this.waitMs = options.waitMs ?? REPORT_WAIT_MS
+    this.onTestEnded = options.onTestEnded
   }
 
   onTestCaseReady(testCase: TestCase): void {
-    this.running.set(testCase.project.name, testCase.name)
+    const block = blockOfProject(testCase.project)
+    if (block === undefined) return
+    this.running.set(block, testCase.name)
     for (const wake of this.waiters) wake()
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    if (this.running.get(testCase.project.name) === testCase.name) this.running.delete(testCase.project.name)
+    const block = blockOfProject(testCase.project)
+    if (block === undefined) return
+    if (this.running.get(block) === testCase.name) this.running.delete(block)
+    this.onTestEnded?.(block, testCase.name)
   }
 
-  /** The test running in `project`, if any. */
-  current(project: string): string | undefined {
-    return this.running.get(project)
+  /** The test running in `block`'s project, if any. */
+  current(block: string): string | undefined {
+    return this.running.get(block)
   }
 
   /** Resolves once `sampleId`'s test runs in `block`'s project; rejects when another runs or none does in time. */

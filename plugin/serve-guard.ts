@@ -79,8 +79,8 @@ function decodings(url: string): string[] {
     try {
       next = decodeURIComponent(current)
     } catch {
-      // A malformed escape: decode what is well formed and judge that too.
-      next = current.replace(/%[0-9a-f]{2}/gi, escape => decodeURIComponent(escape))
+      // A malformed escape: decode the ASCII escapes (separators, dots) and judge that too.
+      next = current.replace(/%[0-7][0-9a-f]/gi, escape => String.fromCharCode(Number.parseInt(escape.slice(1), 16)))
     }
     if (next === current) break
     out.push(next)

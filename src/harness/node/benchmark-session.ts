@@ -24,11 +24,10 @@ export interface BenchmarkSessionOptions {
   demonstrations: string
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
-  /**
-   * Maps a sample to the same-origin URLs of its agent-visible inputs (the plugin's input route), and a page agent
-   * module's absolute path to the URL the page imports it from.
-   */
-  urls: { episode(block: string, slug: string): string; page(block: string, slug: string, page: number): string; module?(path: string): string }
+  /** Grants an open sample same-origin URLs of its agent-visible inputs (the plugin's input route), revoked at finish. */
+  inputs: { grant(block: string, sampleId: string): { episodeUrl: string; pageUrl(page: number): string; revoke(): void } }
+  /** The URL the page imports a page agent module from, by its absolute path (absent: no module agents). */
+  moduleUrl?: (path: string) => string
   /** Recorded in run.json `options`. */
   recordedOptions: Record<string, unknown>
   /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
@@ -64,6 +63,8 @@ export class BenchmarkSession {
   private readonly gate: SampleGate
   /** What the provider reported per open API-agent sample, counted here so that no page failure can lose it. */
   private readonly spend = new Map<OpenSample, UsageTotals>()
+  /** Ends the input URLs of each open sample. */
+  private readonly revokeInputs = new Map<string, () => void>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -89,6 +90,36 @@ export class BenchmarkSession {
    */
   async startSample(caller: CommandCaller, block: string, sampleId: string): Promise<StartSampleResponse> {
     await this.gate.open(caller, block, sampleId, this.agentKind(), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
+    try {
+      return await this.prepareSample(block, sampleId)
+    } catch (error) {
+      await this.abandonSample(block, sampleId, `the sample could not be started: ${error instanceof Error ? error.message : String(error)}`)
+      throw error
+    }
+  }
+
+  /**
+   * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
+   * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is.
+   */
+  async abandonSample(block: string, sampleId: string, reason: string): Promise<void> {
+    if (!this.gate.abandon(block, sampleId, reason)) return
+    this.revokeInputs.get(key(block, sampleId))?.()
+    this.revokeInputs.delete(key(block, sampleId))
+    const run = await this.runWriter()
+    await run.writeResult(block, sampleId, {
+      status: 'failed',
+      started_at: this.started.get(key(block, sampleId)) ?? null,
+      finished_at: new Date().toISOString(),
+      execution: { status: 'interrupted', final_answer: null, error: reason, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: reason, parse_errors: 0 },
+      archive: { status: 'not_saved', sha256: null, calls: null, error: reason },
+      agent_outcome: null,
+      cleanup_error: null,
+    })
+    this.started.delete(key(block, sampleId))
+  }
+
+  private async prepareSample(block: string, sampleId: string): Promise<StartSampleResponse> {
     const sample = findSample(this.pkg, block, sampleId)
     const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
     const prompt = composePrompt(blockInfo.taskText)
@@ -107,10 +138,12 @@ export class BenchmarkSession {
     const startedAt = new Date().toISOString()
     await run.writeResult(block, sampleId, { status: 'running', started_at: startedAt, execution: { status: 'pending' }, archive: { status: 'not_saved' }, agent_outcome: null })
     this.started.set(key(block, sampleId), startedAt)
+    const inputs = this.options.inputs.grant(block, sampleId)
+    this.revokeInputs.set(key(block, sampleId), inputs.revoke)
     return {
       prompt,
-      episodeUrl: this.options.urls.episode(block, sample.slug),
-      pages: sample.pages.map(page => ({ page: page.page, url: this.options.urls.page(block, sample.slug, page.page), mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream' })),
+      episodeUrl: inputs.episodeUrl,
+      pages: sample.pages.map(page => ({ page: page.page, url: inputs.pageUrl(page.page), mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream' })),
       timeoutMs: this.options.sampleTimeoutSeconds * 1000,
       agent: await this.agentFor(sample),
     }
@@ -163,6 +196,8 @@ export class BenchmarkSession {
     const open = this.gate.claimFinish(caller, block, sampleId)
     const spent = this.spend.get(open)
     this.spend.delete(open)
+    this.revokeInputs.get(key(block, sampleId))?.()
+    this.revokeInputs.delete(key(block, sampleId))
     const run = await this.runWriter()
     const sample = findSample(this.pkg, block, sampleId)
     if (report.capture !== null) await this.saveCapture(run, block, sampleId, report.capture)
@@ -242,6 +277,8 @@ export class BenchmarkSession {
   /** Ends the run: final status in run.json, scoring workers stopped. */
   async close(status: 'completed' | 'failed'): Promise<void> {
     this.gate.abortAll('the run has ended')
+    for (const revoke of this.revokeInputs.values()) revoke()
+    this.revokeInputs.clear()
     await this.scorer?.close()
     this.scorer = undefined
     if (this.run !== undefined) await (await this.run).finish(status)
@@ -297,13 +334,13 @@ export class BenchmarkSession {
       }
       default:
         if (isAgentModulePath(this.options.agent)) {
-          if (this.options.urls.module === undefined) return { kind: 'unavailable', reason: `agent modules (${this.options.agent}) run only in a Vitest run` }
+          if (this.options.moduleUrl === undefined) return { kind: 'unavailable', reason: `agent modules (${this.options.agent}) run only in a Vitest run` }
           try {
             await access(this.options.agent)
           } catch {
             return { kind: 'unavailable', reason: `the agent module ${this.options.agent} does not exist (the agent option names a module file relative to the project root)` }
           }
-          return { kind: 'module', url: this.options.urls.module(this.options.agent), source: this.options.agent }
+          return { kind: 'module', url: this.options.moduleUrl(this.options.agent), source: this.options.agent }
         }
         if (isApiAgentName(this.options.agent)) return { kind: 'api', spec: parseApiAgentName(this.options.agent) }
         if (this.options.agent === 'codex' || this.options.agent === 'claude') {

@@ -156,6 +156,20 @@ export class SampleGate {
     return open
   }
 
+  /**
+   * Closes `block / sampleId` if it is still open (its test ended without finishing it: the page crashed or was
+   * closed, or the start failed half-way); returns whether it was open. The project may then start its next sample.
+   */
+  abandon(block: string, sampleId: string, reason: string): boolean {
+    const state = this.states.get(key(block, sampleId))
+    if (state === undefined || state.phase === 'finished') return false
+    state.phase = 'finished'
+    clearTimeout(state.deadline)
+    state.controller.abort(new Error(reason))
+    for (const [project, open] of this.openByProject) if (open === state) this.openByProject.delete(project)
+    return true
+  }
+
   /** Aborts the work of every open sample (the run is ending). */
   abortAll(reason: string): void {
     for (const state of this.openByProject.values()) {
