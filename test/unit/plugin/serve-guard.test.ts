@@ -23,7 +23,7 @@ describe('the serve guard', () => {
     '/anything/evaluation.json',
     '/elsewhere/EVALUATION.JSON?inline',
     '/x/evaluation%2ejson',
-    '/@awb/input/%E0%A4%A/../../fixtures/x',
+    '/@awb/input/%E0%A4%A/../../../fixtures/x',
   ])('refuses %s', (url) => {
     expect(isProtectedUrl(url, options)).toBe(true)
   })
