@@ -74,6 +74,13 @@ async function run(probe: Probe, callTool: (name: string, input: unknown) => Pro
         return { id: probe.id, value: await callTool(probe.name, probe.input) }
     }
   } catch (error) {
-    return { id: probe.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }
+    return { id: probe.id, error: describe(error) }
   }
+}
+
+/** Errors that crossed Vitest's RPC arrive as plain objects with a message. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`
+  if (error !== null && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message)
+  return JSON.stringify(error) ?? String(error)
 }
