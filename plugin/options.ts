@@ -2,6 +2,7 @@
 import { resolve } from 'node:path'
 import * as z from 'zod'
 import { isAgentModulePath } from '../src/agents/index.ts'
+import { MAX_SCORING_WORKERS } from '../src/scoring/workers/index.ts'
 
 /** Thresholds asserted in every test of a block: a sample fails when its SR or PA is below them. */
 export const ThresholdsSchema = z.strictObject({
@@ -42,7 +43,7 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   /** Per-sample limit for the agent in seconds (AWB_TIMEOUT_SECONDS); default 600. */
   sampleTimeoutSeconds: z.number().positive().optional(),
   /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
-  scoringWorkers: z.number().int().min(0).optional(),
+  scoringWorkers: z.number().int().min(0).max(MAX_SCORING_WORKERS, `at most ${MAX_SCORING_WORKERS} scoring workers`).optional(),
   /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
   agentCommand: z.array(z.string().min(1)).min(1).optional(),
 })
