@@ -1,6 +1,6 @@
 // Runs one benchmark sample in the page: opens the environment from the input route, runs the agent under its
 // time limit, exports and saves the final episode, asks the Node side to score it. Page code: no `node:`.
-import { agentResultOf, createIdleAgent, createReplayAgent, loadAgentModule, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage } from '../agents/index.ts'
+import { agentResultOf, createIdleAgent, createReplayAgent, loadAgentModule, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage, type ToolSurface } from '../agents/index.ts'
 import { ApiAgentError, createApiAgent, type ModelTransport } from '../agents/api/index.ts'
 import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
 import type { Mujoco, SceneRenderer } from '../world/index.ts'
@@ -195,7 +195,7 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
         pages,
         signal: controller.signal,
         record,
-        tools: { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
+        tools: start.agent.kind === 'module' ? recordingTools(registry, record, controller.signal) : { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
       }),
       timedOut,
     ])
@@ -208,6 +208,24 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
     return { status: controller.signal.aborted ? 'timeout' : 'failed', result, error: describe(error) }
   } finally {
     clearTimeout(timer)
+  }
+}
+
+/**
+ * The tools as a user's page agent gets them: every call and its answer recorded by the harness, so a module that
+ * records nothing itself still leaves a complete conversation.jsonl and a true tool-call count.
+ */
+function recordingTools(registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, signal: AbortSignal): ToolSurface {
+  let calls = 0
+  return {
+    list: () => registry.listTools(),
+    async call(name, input) {
+      const id = `call-${++calls}`
+      await record({ type: 'tool_call', id, name, arguments: input })
+      const result = await registry.invokeTool(name, input, { signal })
+      await record({ type: 'tool_result', id, result })
+      return result
+    },
   }
 }
 
