@@ -125,6 +125,7 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'awb:finish-other-sample', kind: 'command', name: 'awbFinishSample', args: [BLOCK, OTHER_SAMPLE, {}] },
     { id: 'awb:model-request', kind: 'command', name: 'awbModelRequest', args: [{ provider: 'openai', body: { model: 'gpt-x', messages: [] } }] },
     { id: 'awb:run-cli-agent', kind: 'command', name: 'awbRunCliAgent', args: [BLOCK, SAMPLE] },
+    { id: 'globals', kind: 'globals' },
     // Tools: finite values whose squares overflow would make the world unscorable.
     { id: 'tool:translate-1e308', kind: 'tool', name: 'translate_objects', input: { ids: ['part-0001'], delta: [1e308, 0, 0] } },
     { id: 'tool:set-pose-1e200', kind: 'tool', name: 'set_object_pose', input: { id: 'part-0001', position: [0, 1e200, 0] } },
@@ -220,6 +221,9 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
         AWB_RUNS: runsDir,
         AWB_AGENT: AGENT,
         AWB_TIMEOUT_SECONDS: '120',
+        // Secrets of the user's environment: none may reach the page.
+        OPENAI_API_KEY: `sk-${canary}`,
+        ANTHROPIC_API_KEY: `sk-ant-${canary}`,
         VITE_AWB_HOSTILE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         NO_COLOR: '1',
       },
@@ -297,6 +301,12 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
     expect(outcome(result.before, 'awb:model-request').error).toMatch(/runs no API agent/)
     expect(outcome(result.before, 'awb:run-cli-agent').error).toMatch(/not started with a CLI agent/)
     expect(existsSync(join(ROOT, 'escape'))).toBe(false)
+  })
+
+  it('sees no API key or other secret of the environment in its globals', () => {
+    const globals = outcome(result.before, 'globals')
+    expect(globals.value).toContain('"allowWrite":false')
+    expect(globals.value).not.toContain(result.canary)
   })
 
   it('gets a tool error for positions whose squares overflow', () => {

@@ -12,6 +12,7 @@ export type Probe =
   | { id: string; kind: 'command'; name: string; args: unknown[] }
   | { id: string; kind: 'rpc'; method: string; args: unknown[] }
   | { id: string; kind: 'tool'; name: string; input: unknown }
+  | { id: string; kind: 'globals' }
 
 /** What a probe got: an HTTP status and body, a value, or the error it threw. */
 export interface ProbeOutcome {
@@ -72,6 +73,12 @@ async function run(probe: Probe, callTool: (name: string, input: unknown) => Pro
       }
       case 'tool':
         return { id: probe.id, value: await callTool(probe.name, probe.input) }
+      case 'globals': {
+        // What configuration the page can see: Vite's env, Vitest's serialized config, any process shim.
+        const env = (import.meta as unknown as { env: unknown }).env
+        const runner = globalThis as unknown as { __vitest_browser_runner__?: { config?: unknown }; process?: { env?: unknown } }
+        return { id: probe.id, value: JSON.stringify({ env, config: runner.__vitest_browser_runner__?.config, process: runner.process?.env ?? null }) }
+      }
     }
   } catch (error) {
     return { id: probe.id, error: describe(error) }
