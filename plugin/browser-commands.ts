@@ -20,6 +20,8 @@ export function blockOfProject(project: Pick<BrowserCommandContext['project'], '
 
 /** Builds the commands over a session that is opened on first use (config time has no session yet). */
 export function createBrowserCommands(session: () => Promise<BenchmarkSession>) {
+  const awbSamplePlan: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
+    (await session()).samplePlan(callerOf(context), block, sampleId)
   const awbStartSample: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
     (await session()).startSample(callerOf(context), block, sampleId)
   const awbRecord: BrowserCommand<[block: string, sampleId: string, entry: unknown]> = async (context, block, sampleId, entry) =>
@@ -34,7 +36,7 @@ export function createBrowserCommands(session: () => Promise<BenchmarkSession>) 
   // CLI agents run here; their MCP relay reaches the tools the test's frame exposed (exposeToolRelay).
   const awbRunCliAgent: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
     (await session()).runCliAgent(callerOf(context), block, sampleId, await context.frame())
-  return { awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
+  return { awbSamplePlan, awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
 }
 
 /**

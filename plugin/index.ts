@@ -13,6 +13,7 @@ import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
+import { drainOnInterrupt } from './interrupt.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
@@ -42,13 +43,20 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
-  const getSession = (root: string) => (session ??= BenchmarkSession.open({
+  const getSession = (root: string) => (session ??= openSession(root))
+  const openSession = async (root: string) => BenchmarkSession.open({
     ...getResolved(root),
+    // The package config() opened and verified: verifying it again would only cost time.
+    pkg: await getPackage(root),
     inputs: sharedInputGrants(),
     moduleUrl: path => `/@fs${path}`,
     recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
     awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
-  }))
+  }).then((ready) => {
+    // Installed once samples run, after Vitest's own SIGINT listener exists (it exits at once).
+    drainOnInterrupt(() => ready.interrupt(), line => console.error(line))
+    return ready
+  })
 
   return {
     name: 'assembly-world-bench',

@@ -44,6 +44,10 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   sampleTimeoutSeconds: z.number().positive().optional(),
   /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
   scoringWorkers: z.number().int().min(0).max(MAX_SCORING_WORKERS, `at most ${MAX_SCORING_WORKERS} scoring workers`).optional(),
+  /** Continue a run chain (AWB_RESUME): a run directory, or `latest` (the newest in runsRoot). */
+  resume: z.string().min(1).optional(),
+  /** With resume: run the chain's failed samples again too (AWB_RETRY_FAILED=1). */
+  retryFailed: z.boolean().optional(),
   /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
   agentCommand: z.array(z.string().min(1)).min(1).optional(),
 })
@@ -60,6 +64,8 @@ export interface ResolvedOptions {
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
   agentCommand: { command: string; args: string[] } | undefined
+  resume: string | undefined
+  retryFailed: boolean
 }
 
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
@@ -88,6 +94,13 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     return value
   }
   const text = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
+  const flag = (name: string): boolean | undefined => {
+    const value = env[name]
+    if (value === undefined || value === '') return undefined
+    if (/^(1|true|yes)$/i.test(value)) return true
+    if (/^(0|false|no)$/i.test(value)) return false
+    throw new Error(`${name} must be 1 or 0 (true or false), got "${value}"`)
+  }
   const fromEnv = {
     benchmark: text('AWB_BENCHMARK'),
     agent: text('AWB_AGENT'),
@@ -99,6 +112,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     sampleTimeoutSeconds: number('AWB_TIMEOUT_SECONDS'),
     scoringWorkers: number('AWB_SCORING_WORKERS'),
     agentCommand: json('AWB_AGENT_COMMAND'),
+    resume: text('AWB_RESUME'),
+    retryFailed: flag('AWB_RETRY_FAILED'),
   }
   return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)) as Partial<AssemblyWorldOptions>
 }
@@ -124,6 +139,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
     scoringWorkers: value.scoringWorkers,
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
+    resume: value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume),
+    retryFailed: value.retryFailed ?? false,
   }
 }
 

@@ -13,7 +13,8 @@ import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type Fi
 import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { RunWriter } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
+import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 
 export interface BenchmarkSessionOptions {
@@ -36,6 +37,10 @@ export interface BenchmarkSessionOptions {
   awaitRunningTest?: (block: string, sampleId: string) => Promise<void>
   /** Sends one model request to the provider (default: `modelRequest`, keys from the environment). */
   sendModelRequest?: (request: unknown, signal: AbortSignal) => Promise<unknown>
+  /** Continue this run chain (a run directory, or `latest` in `runsRoot`): samples it recorded are reported, not run. */
+  resume?: string | undefined
+  /** With `resume`: failed samples run again too. */
+  retryFailed?: boolean | undefined
 }
 
 /** Largest final episode the page may hand over (bytes): far above any real episode, far below memory limits. */
@@ -65,6 +70,10 @@ export class BenchmarkSession {
   private readonly spend = new Map<OpenSample, UsageTotals>()
   /** Ends the input URLs of each open sample. */
   private readonly revokeInputs = new Map<string, () => void>()
+  private readonly stopRules = new StopRules()
+  private resumePlan: Promise<ResumePlan | undefined> | undefined
+  /** Set by `interrupt()`: samples still running are recorded `interrupted`. */
+  private interrupted = false
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -75,8 +84,9 @@ export class BenchmarkSession {
     })
   }
 
-  static async open(options: BenchmarkSessionOptions): Promise<BenchmarkSession> {
-    return new BenchmarkSession(await openPackage(options.benchmark), options)
+  /** Opens `options.benchmark`, or takes the already opened `pkg`. */
+  static async open(options: BenchmarkSessionOptions & { pkg?: BenchmarkPackage }): Promise<BenchmarkSession> {
+    return new BenchmarkSession(options.pkg ?? await openPackage(options.benchmark), options)
   }
 
   /** The run directory, once a sample has started in this process. */
@@ -85,10 +95,36 @@ export class BenchmarkSession {
   }
 
   /**
+   * What the run does with the running test's sample: run it, report the result an earlier run of the resumed
+   * chain recorded, or skip it because the run stopped. Only the running test's own sample can be asked about.
+   */
+  async samplePlan(caller: CommandCaller, block: string, sampleId: string): Promise<SamplePlan> {
+    await this.gate.assertRunningTest(caller, block, sampleId)
+    return this.planOf(block, sampleId)
+  }
+
+  /**
+   * Stops the run as Ctrl-C asks: no sample starts any more, the agents' Node-side work (model requests, CLI
+   * agents) ends, and samples still running are recorded `interrupted` once their world is saved and scored.
+   */
+  interrupt(): void {
+    this.interrupted = true
+    this.stopRules.stop(STOP_REASONS.interrupted)
+    this.gate.abortAll(STOP_REASONS.interrupted)
+  }
+
+  /** Why the run stopped dispatching samples, if it did. */
+  get stopReason(): string | undefined {
+    return this.stopRules.reason
+  }
+
+  /**
    * Opens the running test's sample (once), writes its inputs (input.json, prompt.txt, a pending result) and tells
    * the page what to load: same-origin URLs of the agent-visible inputs only, never a file path.
    */
   async startSample(caller: CommandCaller, block: string, sampleId: string): Promise<StartSampleResponse> {
+    const plan = await this.planOf(block, sampleId)
+    if (plan.kind !== 'run') throw new SampleAccessError(plan.kind === 'skip' ? 'RUN_STOPPED' : 'ALREADY_RECORDED', plan.kind === 'skip' ? `${block} / ${sampleId} is not started: ${plan.reason}` : `${block} / ${sampleId} was recorded by ${plan.runDir}; a resumed run reports it instead of running it`)
     await this.gate.open(caller, block, sampleId, this.agentKind(), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
     try {
       return await this.prepareSample(block, sampleId)
@@ -104,6 +140,7 @@ export class BenchmarkSession {
    */
   async abandonSample(block: string, sampleId: string, reason: string): Promise<void> {
     if (!this.gate.abandon(block, sampleId, reason)) return
+    this.stopRules.record({ execution: { status: 'interrupted' }, archive: { status: 'not_saved' } })
     this.revokeInputs.get(key(block, sampleId))?.()
     this.revokeInputs.delete(key(block, sampleId))
     const run = await this.runWriter()
@@ -125,6 +162,7 @@ export class BenchmarkSession {
     const prompt = composePrompt(blockInfo.taskText)
     const run = await this.runWriter()
     ;(this.selection[block] ??= []).push(sampleId)
+    await run.updateSelection(this.selection)
     await run.writeSampleInputs(block, sampleId, {
       episode: sample.episodePath.split('/').at(-1),
       episode_id: sample.episodeId,
@@ -202,9 +240,11 @@ export class BenchmarkSession {
     const sample = findSample(this.pkg, block, sampleId)
     if (report.capture !== null) await this.saveCapture(run, block, sampleId, report.capture)
     // An API agent's spend as the provider reported it to Node: the page's own account may be lost (a timeout) or wrong.
-    const execution = spent === undefined ? report.execution : { ...report.execution, usage: spent.usage, cost_usd: spent.costUsd }
+    const spentExecution = spent === undefined ? report.execution : { ...report.execution, usage: spent.usage, cost_usd: spent.costUsd }
+    // Ctrl-C cut the agent short: whatever it reported, the sample was interrupted (and is run again on resume).
+    const execution = this.interrupted && spentExecution.status !== 'completed' ? { ...spentExecution, status: 'interrupted' as const } : spentExecution
     const started = performance.now()
-    const scorer = (this.scorer ??= createScorer(this.options.scoringWorkers === undefined ? {} : { workers: this.options.scoringWorkers }))
+    const scorer = this.sampleScorer()
     let fields: FinalEpisodeScore | ErrorFields
     try {
       if (report.archive.status !== 'saved') throw new Error(`the final episode was not saved (${report.archive.error ?? report.archive.status})`)
@@ -238,8 +278,11 @@ export class BenchmarkSession {
       duration_seconds: report.durationSeconds,
       tool_calls: report.toolCalls,
       harness: { timings_ms: { ...report.timings, scoreMs }, scoring_backend: scorer.backend },
+      // The official row as scored now, so a resumed run reports it without scoring again.
+      metrics: row,
     })
     this.started.delete(key(block, sampleId))
+    this.stopRules.record({ execution, archive: report.archive })
     return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
@@ -248,7 +291,7 @@ export class BenchmarkSession {
    * reached through `frame` (the page must have exposed its registered tools with `exposeToolRelay`).
    */
   async runCliAgent(caller: CommandCaller, block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
-    this.gate.claimCli(caller, block, sampleId)
+    const open = this.gate.claimCli(caller, block, sampleId)
     const sample = findSample(this.pkg, block, sampleId)
     const spec = await this.agentFor(sample)
     if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
@@ -264,6 +307,7 @@ export class BenchmarkSession {
         relay: createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages }),
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
+        signal: open.signal,
         ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
         onRecord: entry => this.appendRecord(block, sampleId, entry),
       })
@@ -274,14 +318,35 @@ export class BenchmarkSession {
     }
   }
 
-  /** Ends the run: final status in run.json, scoring workers stopped. */
+  /** Ends the run: final status in run.json (`paused` with its reason when the run stopped), scoring workers stopped. */
   async close(status: 'completed' | 'failed'): Promise<void> {
     this.gate.abortAll('the run has ended')
     for (const revoke of this.revokeInputs.values()) revoke()
     this.revokeInputs.clear()
     await this.scorer?.close()
     this.scorer = undefined
-    if (this.run !== undefined) await (await this.run).finish(status)
+    const reason = this.stopRules.reason
+    if (this.run !== undefined) await (await this.run).finish(reason === undefined ? status : 'paused', [], reason)
+  }
+
+  private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
+    const reason = this.stopRules.reason
+    if (reason !== undefined) return { kind: 'skip', reason }
+    return this.resumed().then(async (plan) => {
+      const recorded = plan?.recorded.get(sampleKey(block, sampleId))
+      if (recorded === undefined) return { kind: 'run' as const }
+      return recordedPlan(recorded, this.pkg, () => this.sampleScorer())
+    })
+  }
+
+  private resumed(): Promise<ResumePlan | undefined> {
+    const resume = this.options.resume
+    this.resumePlan ??= resume === undefined ? Promise.resolve(undefined) : planResume({ resume, runsRoot: this.options.runsRoot, retryFailed: this.options.retryFailed === true, pkg: this.pkg })
+    return this.resumePlan
+  }
+
+  private sampleScorer(): SampleScorer {
+    return (this.scorer ??= createScorer(this.options.scoringWorkers === undefined ? {} : { workers: this.options.scoringWorkers }))
   }
 
   private async appendRecord(block: string, sampleId: string, entry: unknown): Promise<void> {
@@ -309,14 +374,15 @@ export class BenchmarkSession {
   }
 
   private runWriter(): Promise<RunWriter> {
-    this.run ??= RunWriter.create({
+    this.run ??= this.resumed().then(plan => RunWriter.create({
+      sourceRun: plan?.sourceRun ?? null,
       runsRoot: this.options.runsRoot,
       selection: this.selection,
       tasks: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.taskText])),
       referenceModes: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.referenceMode])),
       options: this.options.recordedOptions,
       benchmark: { root: this.pkg.root, frozen: this.pkg.frozenRelease, revision: null },
-    })
+    }))
     return this.run
   }
 

@@ -22,6 +22,8 @@ export type SampleAccessCode =
   | 'ALREADY_FINISHED'
   | 'WRONG_AGENT'
   | 'ALREADY_RUNNING'
+  | 'ALREADY_RECORDED'
+  | 'RUN_STOPPED'
 
 /** The caller of a browser command as Vitest (not the page) names it: the project whose page sent it. */
 export interface CommandCaller {
@@ -100,6 +102,15 @@ export class SampleGate {
     this.states.set(key(block, sampleId), state)
     this.openByProject.set(caller.project, state)
     return state
+  }
+
+  /** Checks that `block / sampleId` is `caller`'s block and the test Vitest reports running there. */
+  async assertRunningTest(caller: CommandCaller, block: string, sampleId: string): Promise<void> {
+    this.assertOwnBlock(caller, block)
+    if (typeof sampleId !== 'string' || this.options.blocks.get(block)?.has(sampleId) !== true) {
+      throw new SampleAccessError('UNKNOWN_SAMPLE', `sample ${JSON.stringify(sampleId)} is not in block ${block}`)
+    }
+    await this.options.awaitRunningTest?.(block, sampleId)
   }
 
   /** The open sample `block / sampleId` of `caller`, for an action named in errors. */
