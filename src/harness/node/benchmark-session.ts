@@ -100,7 +100,10 @@ export class BenchmarkSession {
    */
   async samplePlan(caller: CommandCaller, block: string, sampleId: string): Promise<SamplePlan> {
     await this.gate.assertRunningTest(caller, block, sampleId)
-    return this.planOf(block, sampleId)
+    const plan = await this.planOf(block, sampleId)
+    // A resumed run that only reports still gets its own run directory (source_run, summaries).
+    if (plan.kind === 'recorded') await this.runWriter()
+    return plan
   }
 
   /**
