@@ -30,13 +30,15 @@ export function createBrowserCommands(session: () => Promise<BenchmarkSession>) 
     (await session()).saveFinal(callerOf(context), block, sampleId, base64)
   const awbFinishSample: BrowserCommand<[block: string, sampleId: string, report: unknown]> = async (context, block, sampleId, report) =>
     (await session()).finishSample(callerOf(context), block, sampleId, report)
+  const awbHeartbeat: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
+    (await session()).heartbeat(callerOf(context), block, sampleId)
   // API agents run in the page; their model requests come here so that API keys never reach the page.
   const awbModelRequest: BrowserCommand<[request: unknown]> = async (context, request) =>
     (await session()).modelRequest(callerOf(context), request)
   // CLI agents run here; their MCP relay reaches the tools the test's frame exposed (exposeToolRelay).
   const awbRunCliAgent: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
     (await session()).runCliAgent(callerOf(context), block, sampleId, await context.frame())
-  return { awbSamplePlan, awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
+  return { awbSamplePlan, awbStartSample, awbHeartbeat, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
 }
 
 /**

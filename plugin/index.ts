@@ -111,7 +111,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         runsRoot: settings.runsRoot,
         protocol: OUTPUT_PROTOCOL,
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
-        close: async status => { if (session !== undefined) await (await session).close(status) },
+        close: async (status, errors) => { if (session !== undefined) await (await session).close(status, errors) },
       })
       Reflect.set(globalThis, REPORTER_SLOT, [reporter, runningTests])
       return { ...shared, test: { projects } }

@@ -4,8 +4,11 @@ import type { Reporter, TestCase } from 'vitest/node'
 import { SampleAccessError } from '../src/harness/node/index.ts'
 import { blockOfProject } from './browser-commands.ts'
 
-/** How long a start waits for Vitest to report its test running (task updates are throttled at 100 ms). */
-const REPORT_WAIT_MS = 10_000
+/**
+ * How long a start waits for Vitest to report its test running. Task updates are throttled at 100 ms and normally
+ * arrive at once, but a machine under heavy load has been seen to take over 10 s.
+ */
+const REPORT_WAIT_MS = 60_000
 
 /**
  * A reporter that records each project's running test (its name is the sample id: the suite names tests `%s`

@@ -33,6 +33,7 @@ declare module 'vitest' {
 declare module 'vitest/browser' {
   interface BrowserCommands {
     awbSamplePlan(block: string, sampleId: string): Promise<SamplePlan>
+    awbHeartbeat(block: string, sampleId: string): Promise<{ stop: string | null }>
     awbStartSample(block: string, sampleId: string): Promise<StartSampleResponse>
     awbRecord(block: string, sampleId: string, entry: { type: string } & Record<string, unknown>): Promise<void>
     awbSaveFinal(block: string, sampleId: string, base64: string): Promise<string>

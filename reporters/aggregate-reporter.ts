@@ -15,8 +15,8 @@ export interface AggregateReporterOptions {
   runDir(): Promise<string | undefined>
   /** Where a merged report without a run directory of its own is written. */
   runsRoot: string
-  /** Ends the run (run.json status, scoring workers). */
-  close(status: 'completed' | 'failed'): Promise<void>
+  /** Ends the run (run.json status and run-level errors, samples left open, scoring workers). */
+  close(status: 'completed' | 'failed', errors: readonly string[]): Promise<void>
   /** Output marker of summaries and rows. */
   protocol: string
   env?: NodeJS.ProcessEnv
@@ -51,25 +51,28 @@ export class AggregateReporter implements Reporter {
     this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${(meta.timings.scoreMs / 1000).toFixed(2)} s)`)
   }
 
-  async onTestRunEnd(_modules: ReadonlyArray<TestModule>): Promise<void> {
+  async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): Promise<void> {
     const metas = [...this.samples.values()].sort((a, b) => compareCodePoints(a.row.block, b.row.block) || compareCodePoints(a.row.sample_id, b.row.sample_id))
-    if (metas.length === 0) {
-      await this.options.close('failed')
+    // Errors outside any test (a browser that died, a page that could not load) end up in run.json `errors`.
+    const errors = unhandledErrors.map(describeRunError)
+    const runDir = await this.options.runDir()
+    if (metas.length === 0 && runDir === undefined) {
+      // Nothing ran here (every test filtered out, or a merge of empty reports): no run to summarise.
+      await this.options.close('failed', errors)
       return
     }
     const rows = metas.map(meta => meta.row)
     const summary = summarize(rows, this.options.layout, { protocol: this.options.protocol })
     const gates = checkGates(summary, this.options.gates, this.options.layout.blocks.map(b => b.name), this.options.layout.sources)
-    const runDir = await this.options.runDir()
     // A merged report (--merge-reports) ran no sample here: its wall time says nothing about the run.
-    this.print('', formatSummaryTable(summary, this.options.layout), '', ...this.timingLines(metas, runDir !== undefined))
+    this.print('', formatSummaryTable(summary, this.options.layout), '', ...(metas.length === 0 ? ['timing: no sample finished'] : this.timingLines(metas, runDir !== undefined)))
     const dir = runDir ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
     await mkdir(dir, { recursive: true })
     const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) }, (this.options.env ?? process.env).GITHUB_STEP_SUMMARY)
     this.print(`awb: wrote ${paths.join(', ')}`)
     const failed = gates.filter(gate => gate.status === 'failed')
     for (const gate of gates) this.print(`awb gate ${gate.status === 'failed' ? 'FAILED' : gate.status}: ${gate.gate} (measured ${gate.measured ?? 'nothing: the run did not measure it'})`)
-    await this.options.close(failed.length === 0 ? 'completed' : 'failed')
+    await this.options.close(failed.length === 0 && errors.length === 0 ? 'completed' : 'failed', errors)
     if (failed.length > 0) {
       // A failed gate fails the run even when every test passed.
       process.exitCode = 1
@@ -102,4 +105,16 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1 ? sorted[middle]! : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+/** One line per run-level error, with its cause (Vitest wraps a dead browser in "Failed to run the test …"). */
+function describeRunError(error: unknown): string {
+  const parts: string[] = []
+  let current: unknown = error
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    const message = typeof current === 'object' && 'message' in current ? String((current as { message: unknown }).message) : String(current)
+    parts.push(message)
+    current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined
+  }
+  return parts.join(': caused by: ')
 }

@@ -17,6 +17,7 @@ function hostFor(sampleId: string): SampleHost {
     saveFinal: base64 => commands.awbSaveFinal(block.name, sampleId, base64),
     finish: report => commands.awbFinishSample(block.name, sampleId, report),
     runCliAgent: () => commands.awbRunCliAgent(block.name, sampleId),
+    heartbeat: () => commands.awbHeartbeat(block.name, sampleId),
   }
 }
 

@@ -17,7 +17,12 @@ export interface SampleHost {
   finish(report: FinishSampleRequest): Promise<FinishSampleResponse>
   /** Runs a CLI agent on the Node side against this page's tools (exposed to the relay while it runs). */
   runCliAgent?(): Promise<CliAgentResult>
+  /** Asked every HEARTBEAT_MS while a page agent runs: a reason when Node wants it stopped (Ctrl-C), else null. */
+  heartbeat?(): Promise<{ stop: string | null }>
 }
+
+/** How often a running page agent asks Node whether to stop. */
+export const HEARTBEAT_MS = 1000
 
 export interface RunSampleDeps {
   mujoco: Mujoco
@@ -89,7 +94,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
       toolCalls = run.toolCalls
     } else {
       await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
-      agentRun = await runAgent(start, opened.pages, registry, record, deps)
+      agentRun = await runAgent(start, opened.pages, registry, record, deps, host)
     }
     timings.agentMs = performance.now() - phase
 
@@ -136,7 +141,8 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
       timings,
       capture: capture ?? null,
     })
-    const failure = exportError ?? (agentRun.status === 'completed' ? undefined : `the agent ${agentRun.status === 'timeout' ? 'timed out' : 'failed'}: ${agentRun.error}`)
+    const how = { timeout: 'timed out', interrupted: 'was interrupted', failed: 'failed' } as const
+    const failure = exportError ?? (agentRun.status === 'completed' ? undefined : `the agent ${how[agentRun.status]}: ${agentRun.error}`)
     return { response, timings, failure, capture, agentOutcome }
   } finally {
     registry.dispose()
@@ -173,20 +179,21 @@ async function openEnvironment(start: StartSampleResponse, deps: RunSampleDeps, 
 }
 
 interface AgentRun {
-  status: 'completed' | 'failed' | 'timeout'
+  status: 'completed' | 'failed' | 'timeout' | 'interrupted'
   result: AgentResult | undefined
   error: string | undefined
 }
 
-async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, deps: RunSampleDeps): Promise<AgentRun> {
+async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, deps: RunSampleDeps, host: SampleHost): Promise<AgentRun> {
   const controller = new AbortController()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`time limit of ${start.timeoutMs / 1000} s reached`))
-      resolve('timeout')
-    }, start.timeoutMs)
-  })
+  const limit = new Error(`time limit of ${start.timeoutMs / 1000} s reached`)
+  const timer = setTimeout(() => controller.abort(limit), start.timeoutMs)
+  // The agent may never look at its signal: the race below ends its run either way.
+  const stopped = new Promise<'stopped'>(resolve => controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true }))
+  const heartbeat = host.heartbeat === undefined ? undefined : setInterval(() => {
+    host.heartbeat!().then(({ stop }) => { if (stop !== null) controller.abort(new Error(stop)) }, () => {})
+  }, HEARTBEAT_MS)
+  const stopStatus = (): 'timeout' | 'interrupted' => (controller.signal.reason === limit ? 'timeout' : 'interrupted')
   try {
     const agent = await createAgent(start.agent, deps)
     const result = await Promise.race([
@@ -197,17 +204,18 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
         record,
         tools: start.agent.kind === 'module' ? recordingTools(registry, record, controller.signal) : { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
       }),
-      timedOut,
+      stopped,
     ])
-    if (result === 'timeout') return { status: 'timeout', result: undefined, error: `time limit of ${start.timeoutMs / 1000} s reached` }
+    if (result === 'stopped') return { status: stopStatus(), result: undefined, error: messageOf(controller.signal.reason) }
     return { status: 'completed', result: agentResultOf(result), error: undefined }
   } catch (error) {
     // A failed API agent still reports what it spent (usage and cost are never estimated, but never dropped).
     const spent = error instanceof ApiAgentError ? error.spent : null
     const result = spent === null ? undefined : { finalAnswer: null, usage: spent.usage, costUsd: spent.costUsd, model: null }
-    return { status: controller.signal.aborted ? 'timeout' : 'failed', result, error: describe(error) }
+    return { status: controller.signal.aborted ? stopStatus() : 'failed', result, error: describe(error) }
   } finally {
     clearTimeout(timer)
+    clearInterval(heartbeat)
   }
 }
 
@@ -277,6 +285,10 @@ async function captureFinalScene(runtime: WorldRuntime, renderer: SceneRenderer)
   } catch {
     return undefined // The report image is a convenience; its absence never changes the score.
   }
+}
+
+function messageOf(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason)
 }
 
 function describe(error: unknown): string {

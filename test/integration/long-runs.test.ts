@@ -1,6 +1,6 @@
 // Long runs survive faults (child `vitest run` processes, real Chromium): kill -9 mid-block then resume, the stop
 // rules (three infrastructure failures, quota text), --retry-failed, and `awb status` on each kind of run.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -12,30 +12,39 @@ const ROOT = resolve(import.meta.dirname, '..', '..')
 const BLOCK = 'ikea-manualbook'
 const SAMPLES = ['Chair/logrelm', 'Misc/grefodun', 'Shelf/sagrerg', 'Table/klakotyl']
 const FAILING_AGENT = './test/integration/long-runs/failing-agent.ts'
+const SLOW_AGENT = './test/integration/long-runs/slow-agent.ts'
 const CHILD_MS = 180_000
 
 interface Child { code: number | null; output: string }
 
-/** `vitest run --project <block>` with `env`; `killWhen` (polled) kills its whole process group with SIGKILL. */
-function vitestRun(env: Record<string, string>, killWhen?: () => Promise<boolean>): Promise<Child> {
+/** What to do to the run when `when` (polled) first holds: SIGKILL its process group, or act on its process id. */
+type Fault = { when: () => Promise<boolean>; act: (pid: number) => void }
+
+const killGroup = (pid: number) => { try { process.kill(-pid, 'SIGKILL') } catch { /* already gone */ } }
+
+/** `vitest run --project <block>` with `env`; `fault` (polled) strikes the run once. */
+function vitestRun(env: Record<string, string>, fault?: Fault | (() => Promise<boolean>), projects: readonly string[] = [BLOCK]): Promise<Child> {
+  const strike: Fault | undefined = typeof fault === 'function' ? { when: fault, act: killGroup } : fault
   return new Promise((resolvePromise) => {
     let output = ''
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', BLOCK], {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects.flatMap(project => ['--project', project])], {
       cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
     })
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
     let poll: ReturnType<typeof setInterval> | undefined
-    if (killWhen !== undefined) {
+    if (strike !== undefined) {
       let busy = false
+      let done = false
       poll = setInterval(() => {
-        if (busy) return
+        if (busy || done) return
         busy = true
-        void killWhen().then((kill) => {
+        void strike.when().then((now) => {
           busy = false
-          if (kill) {
+          if (now && !done) {
+            done = true
             clearInterval(poll)
-            try { process.kill(-child.pid!, 'SIGKILL') } catch { /* already gone */ }
+            strike.act(child.pid!)
           }
         })
       }, 50)
@@ -158,5 +167,87 @@ describe('stop rules', () => {
     expect(quota.output).toMatch(/Account quota exhausted/)
     const [first] = await runDirs(runs)
     expect(await status(first!)).toMatchObject({ status: 'paused', pause_reason: 'Account quota exhausted', counts: { failed: 1 } })
+  }, CHILD_MS)
+})
+
+/** The main process of one Chromium that the run `root` started (Playwright gives it a process group of its own). */
+function chromiumOf(root: number): number | undefined {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+  const parent = new Map<number, number>()
+  const commands = new Map<number, string>()
+  for (const line of table.split('\n')) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
+    if (match === null) continue
+    parent.set(Number(match[1]), Number(match[2]))
+    commands.set(Number(match[1]), match[3]!)
+  }
+  const descends = (pid: number) => {
+    for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 32; at = parent.get(at), hops++) if (at === root) return true
+    return false
+  }
+  for (const [pid, args] of commands) {
+    if (/chrom/i.test(args.split(' ')[0] ?? '') && !args.includes('--type=') && descends(pid)) return pid
+  }
+  return undefined
+}
+
+/** Samples of the newest run in `runs` whose result says `running` (any block). */
+async function runningSamples(runs: string): Promise<number> {
+  const [newest] = (await runDirs(runs)).slice(-1)
+  if (newest === undefined) return 0
+  let count = 0
+  for (const block of await readdir(join(newest, 'blocks')).catch(() => [] as string[])) {
+    for (const slug of await readdir(join(newest, 'blocks', block, 'samples')).catch(() => [] as string[])) {
+      const text = await readFile(join(newest, 'blocks', block, 'samples', slug, 'result.json'), 'utf8').catch(() => '')
+      if (text !== '' && (JSON.parse(text) as { status: string }).status === 'running') count++
+    }
+  }
+  return count
+}
+
+describe('faults in the middle of a sample', () => {
+  it('a killed Chromium: samples in flight are recorded as interrupted with the reason, summaries are written, a resume completes the run', async () => {
+    const runs = await newRuns()
+    const projects = [BLOCK, 'partnet-none']
+    const crashed = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SLOW_AGENT, VITE_AWB_SLOW_MS: '60000' }, {
+      when: async () => (await runningSamples(runs)) >= 2,
+      act: (pid) => {
+        const browser = chromiumOf(pid)
+        if (browser === undefined) throw new Error('no Chromium of the run was found to kill')
+        process.kill(browser, 'SIGKILL')
+      },
+    }, projects)
+    expect(crashed.code).not.toBe(0)
+    const [first] = await runDirs(runs)
+    const runJson = JSON.parse(await readFile(join(first!, 'run.json'), 'utf8')) as { status: string; errors: string[] }
+    expect(runJson.status).toBe('failed')
+    expect(runJson.errors.join('\n')).toMatch(/Browser connection was closed/)
+    const recorded = await status(first!)
+    expect(recorded.status).toBe('failed')
+    expect(Object.values(recorded.samples)).toEqual(['interrupted', 'interrupted'])
+    const result = JSON.parse(await readFile(join(first!, 'blocks', BLOCK, 'samples', SAMPLES[0]!.replace('/', '--'), 'result.json'), 'utf8')) as { execution: { status: string; error: string } }
+    expect(result.execution).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/browser of the run closed while this sample ran/) })
+    expect(JSON.parse(await readFile(join(first!, 'summary.json'), 'utf8'))).toMatchObject({ status: 'partial' })
+
+    const resumed = await vitestRun({ AWB_RUNS: runs, AWB_RESUME: first! }, undefined, projects)
+    expect(resumed.code, resumed.output).toBe(0)
+    const [, second] = await runDirs(runs)
+    expect(await status(second!)).toMatchObject({ status: 'completed', counts: { completed: 8 } })
+  }, 2 * CHILD_MS)
+
+  it('Ctrl-C drains: the sample in flight stops its agent, saves its world and is recorded interrupted; the rest is skipped; the run is paused', async () => {
+    const runs = await newRuns()
+    const interrupted = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SLOW_AGENT, VITE_AWB_SLOW_MS: '120000' }, {
+      when: async () => (await runningSamples(runs)) >= 1,
+      act: pid => process.kill(pid, 'SIGINT'),
+    })
+    expect(interrupted.output).toMatch(/awb: interrupted/)
+    expect(interrupted.output).toMatch(/1 failed \| 3 skipped/)
+    const [first] = await runDirs(runs)
+    expect(await status(first!)).toMatchObject({ status: 'paused', pause_reason: 'Interrupted (SIGINT)', counts: { interrupted: 1 } })
+    const result = JSON.parse(await readFile(join(first!, 'blocks', BLOCK, 'samples', SAMPLES[0]!.replace('/', '--'), 'result.json'), 'utf8')) as { execution: { status: string }; archive: { status: string } }
+    // The world it left was saved and scored: the agent stopped, not the harness.
+    expect(result).toMatchObject({ execution: { status: 'interrupted' }, archive: { status: 'saved' } })
+    expect(JSON.parse(await readFile(join(first!, 'summary.json'), 'utf8'))).toMatchObject({ status: 'partial', attempted: 1 })
   }, CHILD_MS)
 })

@@ -190,7 +190,18 @@ export class BenchmarkSession {
     }
   }
 
-  /** Appends one record to the open sample's conversation.jsonl. */
+  /**
+   * Asked by a running page agent's harness every second: the reason to stop its agent now (Ctrl-C, the time limit
+   * passed on this side), or null to go on.
+   */
+  heartbeat(caller: CommandCaller, block: string, sampleId: string): { stop: string | null } {
+    const open = this.gate.active(caller, block, sampleId, 'check in')
+    if (!open.signal.aborted || open.saved) return { stop: null }
+    const reason: unknown = open.signal.reason
+    return { stop: reason instanceof Error ? reason.message : String(reason) }
+  }
+
+    /** Appends one record to the open sample's conversation.jsonl. */
   async record(caller: CommandCaller, block: string, sampleId: string, entry: unknown): Promise<void> {
     this.gate.active(caller, block, sampleId, 'record')
     await this.appendRecord(block, sampleId, entry)
@@ -321,15 +332,25 @@ export class BenchmarkSession {
     }
   }
 
-  /** Ends the run: final status in run.json (`paused` with its reason when the run stopped), scoring workers stopped. */
-  async close(status: 'completed' | 'failed'): Promise<void> {
+  /**
+   * Ends the run: samples still open are recorded as failed (their page died with the run: a browser that crashed
+   * or was killed takes the whole Vitest run down), then the final status in run.json (`paused` with its reason when
+   * the run stopped) with the run-level errors, and the scoring workers stop.
+   */
+  async close(status: 'completed' | 'failed', errors: readonly string[] = []): Promise<void> {
+    // Taken before the open samples are closed below: the run's end is no stop rule's doing.
+    const stopped = this.stopRules.reason
+    const browserDied = errors.some(error => /Browser connection was closed|page (was )?closed|Target (page, context or browser )?(has been )?closed/i.test(error))
+    const reason = browserDied
+      ? 'a browser of the run closed while this sample ran (crashed or killed) and Vitest ended the run; continue with AWB_RESUME'
+      : 'the run ended before the sample finished; continue with AWB_RESUME'
+    for (const open of this.gate.openSamples()) await this.abandonSample(open.block, open.sampleId, reason)
     this.gate.abortAll('the run has ended')
     for (const revoke of this.revokeInputs.values()) revoke()
     this.revokeInputs.clear()
     await this.scorer?.close()
     this.scorer = undefined
-    const reason = this.stopRules.reason
-    if (this.run !== undefined) await (await this.run).finish(reason === undefined ? status : 'paused', [], reason)
+    if (this.run !== undefined) await (await this.run).finish(stopped === undefined ? status : 'paused', errors, stopped)
   }
 
   private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {

@@ -181,6 +181,11 @@ export class SampleGate {
     return true
   }
 
+  /** The samples open now, in every project. */
+  openSamples(): OpenSample[] {
+    return [...this.openByProject.values()]
+  }
+
   /** Aborts the work of every open sample (the run is ending). */
   abortAll(reason: string): void {
     for (const state of this.openByProject.values()) {
