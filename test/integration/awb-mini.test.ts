@@ -52,7 +52,7 @@ describe('awb-mini (seed 0)', () => {
     expect(report).toMatchObject({ ok: true, frozenRelease: false, protocol: 'assembly-evaluation-v2', counts: { blocks: 5, samples: 20 } })
     const steps = generated.entries.filter(e => e.block === 'ikea-manualbook' || e.block === 'assemblybench-manualbook').reduce((n, e) => n + e.built.assembly.steps.length, 0)
     expect(report.counts.pages).toBe(4 + steps)
-  })
+  }, SCORE_TIMEOUT_MS) // validate decodes and compiles every episode: tens of seconds on a loaded machine
 
   it('lists the real blocks, sources and config ids derived from the identity, and stays under 25 MB', async () => {
     expect(pkg.blocks.map(b => [b.name, b.source, b.referenceMode])).toEqual([

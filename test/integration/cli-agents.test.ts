@@ -142,9 +142,16 @@ describe('CLI agents through the benchmark surface', () => {
   })
 
   it('cancelling is interrupted', async () => {
+    // Cancelled once the agent has started (its first event), not after a fixed time: a cold start can take seconds.
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 1_000)
-    const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'hang' }, { signal: controller.signal })
+    const { records } = environment ?? await openEnvironment()
+    const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'hang' }, {
+      signal: controller.signal,
+      onRecord: (entry) => {
+        records.push(entry)
+        if (entry.type === 'session') controller.abort()
+      },
+    })
     expect(run.execution.status).toBe('interrupted')
   })
 
