@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { quaternionToMatrix, type SampleInput } from '../src/scoring/index.ts'
 
-const CHAIR_DIR = fileURLToPath(new URL('../../shared/conformance/scoring/11_chair/', import.meta.url))
+const CHAIR_DIR = fileURLToPath(new URL('../test/fixtures/conformance/scoring/11_chair/', import.meta.url))
 /** Points per part in every bench sample (evaluation.json requires 1000). */
 export const POINTS_PER_PART = 1000
 /** The six chair pose files, in the order the bench reports them. */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/run-cli.ts'
 
-const FIXTURE = '../shared/conformance/scoring/06_bench_fixture.json'
+const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'conformance', 'scoring', '06_bench_fixture.json')
 
 let dir: string
 let evaluationPath: string

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type EvaluationExpectation, PackageError, parseEvaluation } from '../../../src/package/index.ts'
 import { seededPoints } from '../../helpers/package-fixture.ts'
 
-const CONFORMANCE = '../shared/conformance/scoring'
+const CONFORMANCE = join(import.meta.dirname, '..', '..', 'fixtures', 'conformance', 'scoring')
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'))
 
 interface Bench { evaluation: Record<string, unknown> }

@@ -1,4 +1,4 @@
-// Conformance vectors 01–08 of shared/conformance/scoring (scoring.md §14) against the scoring core.
+// Conformance vectors 01–08 of test/fixtures/conformance/scoring (scoring.md §14) against the scoring core.
 import { describe, expect, it } from 'vitest'
 import {
   alignClouds, applyTransform, chamferDistance, determinantMat3, kabsch, metricsFromErrors, pcaFrame, pcaSeedAxes,

@@ -1,11 +1,11 @@
-// Test helper: reads the shared conformance vectors (read-only) and converts them to the scoring core's typed inputs.
+// Test helper: reads the conformance vectors (test/fixtures/conformance, a copy of the reference vectors) and converts them to the scoring core's typed inputs.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { FinalPose, SampleInput } from '../../../src/scoring/index.ts'
 
-const ROOT = fileURLToPath(new URL('../../../../shared/conformance/scoring/', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../fixtures/conformance/scoring/', import.meta.url))
 
-/** Parsed JSON of a conformance file (relative to shared/conformance/scoring/). */
+/** Parsed JSON of a conformance file (relative to test/fixtures/conformance/scoring/). */
 export function readVector(name: string): unknown {
   return JSON.parse(readFileSync(ROOT + name, 'utf8'))
 }
