@@ -65,7 +65,7 @@ describe('the main job', () => {
 
   beforeAll(async () => {
     unsharded = await vitest([...PROJECTS, '--reporter=default', '--reporter=junit', `--outputFile.junit=${join(work, 'junit.xml')}`], {
-      AWB_THRESHOLDS: '{"*": {"SR": 1}}',
+      AWB_THRESHOLDS: '{"*": {"SR": 1, "PA": 0.99}}',
       AWB_GATES: '{"overall": {"SR": 0.9}, "blocks": {"partnet-none": {"PA": 1}}}',
     })
   }, 300_000)
@@ -73,6 +73,8 @@ describe('the main job', () => {
   it('runs every block, fails the threshold and the crashing agent, and only those', () => {
     expect(unsharded.output).toMatch(/Tests\s+2 failed \| 3 passed \(5\)/)
     expect(unsharded.output).toMatch(/partnet-final-image \/ sample-00.*SR of partnet-final-image \/ sample-00 \(threshold 1\)|SR of partnet-final-image \/ sample-00 \(threshold 1\)/s)
+    // Every missed threshold of a sample is reported, not only the first.
+    expect(unsharded.output).toMatch(/PA of partnet-final-image \/ sample-00 \(threshold 0\.99\)/)
     expect(unsharded.output).toMatch(/ikea-manualbook \/ sample-00: the agent failed: Error: .*line 2: not valid JSON/)
   })
 
