@@ -5,10 +5,11 @@ import { SampleAccessError } from '../src/harness/node/index.ts'
 import { blockOfProject } from './browser-commands.ts'
 
 /**
- * How long a start waits for Vitest to report its test running. Task updates are throttled at 100 ms and normally
- * arrive at once, but a machine under heavy load has been seen to take over 10 s.
+ * How long a start waits for Vitest to report its test running. Vitest's runner throttles task updates and can hold
+ * a test's start until the test ends; the block suite flushes them (an artifact) before its first command, so the
+ * report is there at once and the wait only covers a slow machine.
  */
-const REPORT_WAIT_MS = 60_000
+const REPORT_WAIT_MS = 30_000
 
 /**
  * A reporter that records each project's running test (its name is the sample id: the suite names tests `%s`

@@ -21,9 +21,19 @@ export interface SampleMeta {
   recordedBy?: string
 }
 
+/** Recorded at the start of each block test: records nothing of interest, but makes Vitest deliver the test's
+ * start to the Node side first (recording an artifact flushes the runner's throttled task updates). */
+export interface SampleStartArtifact {
+  type: 'awb:sample-start'
+  sampleId: string
+}
+
 declare module 'vitest' {
   interface ProvidedContext {
     awbBlock: BlockContext
+  }
+  interface TestArtifactRegistry {
+    'awb:sample-start': SampleStartArtifact
   }
   interface TaskMeta {
     awb?: SampleMeta

@@ -1,7 +1,7 @@
 // The test file of every block project: one test per sample, run in the page (Vitest browser mode).
 // A thin adapter: the sample itself is run by src/harness; this file turns its report into a test result.
 import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
-import { describe, expect, inject, test } from 'vitest'
+import { describe, expect, inject, recordArtifact, test } from 'vitest'
 import { commands } from 'vitest/browser'
 import type { SampleMeta } from '../plugin/types.ts'
 import { runSample, type SampleHost } from '../src/harness/index.ts'
@@ -54,6 +54,9 @@ function assertRow(meta: SampleMeta, sampleId: string): void {
 // The block name is the describe name, so JUnit and the UI show it (the two PartNet blocks share sample ids).
 describe(block.name, () => {
   test.for(block.samples.map(sample => [sample.id, sample] as const))('%s', async ([sampleId], { task, annotate, skip }) => {
+    // Vitest throttles its task updates and can hold this test's start until the test ends; the Node side binds every
+    // command to the running test, so deliver the start first (recording an artifact flushes the updates).
+    await recordArtifact(task, { type: 'awb:sample-start', sampleId })
     const plan = await commands.awbSamplePlan(block.name, sampleId)
     if (plan.kind === 'skip') return skip(plan.reason)
     if (plan.kind === 'recorded') {
