@@ -54,6 +54,16 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/eval.ts'),
   },
   {
+    usage: 'curves <runDir>',
+    description: 'Score the world after every recorded call of each sample (per-step curves); writes curves.json, steps.arrow and metrics.arrow into the run',
+    options: [
+      { flags: '--benchmark <dir>', description: 'The package the run was made on (default: the one recorded in run.json)' },
+      { flags: '--workers <n>', description: 'Worker threads for scoring' },
+      { flags: '--kernel <name>', description: 'ICP implementation: cells (default), wasm or js; same result' },
+    ],
+    load: () => import('./commands/curves.ts'),
+  },
+  {
     usage: 'env <action>',
     description: 'Drive an episode without an agent: `awb env run --episode IN.zip --calls CALLS.jsonl --out OUT.zip [--render]`',
     options: [
