@@ -1,0 +1,156 @@
+// Node only: writes a run's static HTML report (index.html + assets/) — summary, paired comparison, per-sample
+// curves, timeline, pages, last capture and 3D replay. Computes curves when the run has none; reads ground truth
+// (the report is written after scoring, outside any agent's reach).
+import { mkdir, readFile, rm } from 'node:fs/promises'
+import { basename, join, resolve } from 'node:path'
+import { decodeEpisode, type Episode } from '../../episode/index.ts'
+import { benchmarkLayout, type SampleScorer } from '../../evaluate/index.ts'
+import { computeRunCurves, isFailedCurve, recordedPackageDir, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
+import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
+import { readRun, selectAttempts } from '../../runs/index.ts'
+import { summarize } from '../../scoring/index.ts'
+import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { readMetricsRows, writeCurves, type MetricsRowRecord } from '../columnar/index.ts'
+import { ReportError } from '../errors.ts'
+import { comparePaired, type PairedComparison } from '../paired/index.ts'
+import { bundleReportApp } from './bundle-app.ts'
+import { readCurvesFile } from './curves-file.ts'
+import { renderReportPage } from './render-page.ts'
+import type { ReportData, ReportSample } from './report-types.ts'
+import { buildViewerScene } from './scene-data.ts'
+
+export interface BuildReportOptions {
+  runDir: string
+  /** Default `<run>/report`. Replaced when it exists (it holds only a previous report). */
+  outDir?: string | undefined
+  baselineDir?: string | undefined
+  packageDir?: string | undefined
+  /** Computes curves when the run has no curves.json (they are then written into the run). */
+  scorer: SampleScorer
+  log?: (line: string) => void
+}
+
+export interface BuiltReport {
+  path: string
+  comparison: PairedComparison | null
+  baselineRows: MetricsRowRecord[] | null
+}
+
+const ASSETS = 'assets'
+const REPORT_MARKER = 'index.html'
+
+export async function buildReport(options: BuildReportOptions): Promise<BuiltReport> {
+  const log = options.log ?? (() => undefined)
+  const run = await readRun(options.runDir)
+  const rows = await readMetricsRows(run.dir)
+  if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the run has no metrics.jsonl yet; finish the run, or score it with `awb eval` first', { file: run.dir })
+  const pkg = await openPackage(options.packageDir ?? (await recordedPackageDir(run.dir)))
+  let curves = await readCurvesFile(run.dir)
+  if (curves === undefined) {
+    log(`awb report: the run has no curves.json; scoring every recorded step (awb curves) first`)
+    curves = await computeRunCurves({ runDir: run.dir, packageDir: pkg.root, scorer: options.scorer })
+    await writeCurves(run.dir, curves)
+  }
+  const baselineRows = options.baselineDir === undefined ? null : await readBaselineRows(options.baselineDir)
+  const comparison = baselineRows === null ? null : comparePaired(rows, baselineRows)
+  const out = resolve(options.outDir ?? join(run.dir, 'report'))
+  await prepareOutDir(out)
+  const attempts = new Map((await selectAttempts([run.dir])).map(one => [`${one.block}/${one.sampleId}`, one.attempt?.dir]))
+  const samples: ReportSample[] = []
+  for (const row of rows) samples.push(await reportSample(row, pkg, curves, attempts.get(`${row.block}/${row.sample_id}`), comparison, out))
+  const data: ReportData = {
+    title: `AssemblyWorldBench run ${basename(run.dir)}`,
+    run: run.dir,
+    generated_at: new Date().toISOString(),
+    samples,
+    comparison,
+  }
+  const layout = benchmarkLayout(pkg)
+  const html = renderReportPage({
+    data,
+    summary: summarize(rows, layout, { protocol: rows.find(row => row.protocol_version !== undefined)?.protocol_version ?? 'assembly-evaluation-v1' }),
+    layout,
+    baselineName: options.baselineDir === undefined ? null : basename(resolve(options.baselineDir)),
+    script: await bundleReportApp(),
+  })
+  const path = join(out, REPORT_MARKER)
+  await writeFileAtomic(path, html)
+  return { path, comparison, baselineRows }
+}
+
+async function readBaselineRows(dir: string): Promise<MetricsRowRecord[]> {
+  const rows = await readMetricsRows(resolve(dir))
+  if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the baseline has no metrics.jsonl; pass a finished run directory (or an `awb eval` output) as --baseline', { file: dir })
+  return rows
+}
+
+/** A report folder is ours to replace only when it is empty or holds a previous report. */
+async function prepareOutDir(out: string): Promise<void> {
+  const previous = await readFile(join(out, REPORT_MARKER), 'utf8').catch(() => undefined)
+  if (previous !== undefined && !previous.includes('id="awb-data"')) throw new ReportError('REPORT_INPUT_INVALID', 'the output folder holds an index.html that is not an AssemblyWorldBench report; choose another --out', { file: out })
+  await rm(join(out, ASSETS), { recursive: true, force: true })
+  await mkdir(join(out, ASSETS), { recursive: true })
+}
+
+async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves, attemptDir: string | undefined, comparison: PairedComparison | null, out: string): Promise<ReportSample> {
+  const key = `${row.block}/${row.sample_id}`
+  const found = curves.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
+  const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) ? undefined : found
+  const sample = findSample(pkg, row.block, row.sample_id)
+  const pages: string[] = []
+  for (const page of sample.pages) {
+    const name = `${ASSETS}/${sample.block}--${sample.slug}--page-${page.page}.${page.path.split('.').at(-1) ?? 'png'}`
+    await writeFileAtomic(join(out, name), await readPage(pkg, page))
+    pages.push(name)
+  }
+  let scene: ReportSample['scene'] = null
+  let capture: string | null = null
+  let curveError = found === undefined ? 'the run has no curve for this sample (recompute with `awb curves`)' : isFailedCurve(found) ? found.error : null
+  if (curve !== undefined && attemptDir !== undefined) {
+    try {
+      const episode = await decodeEpisode(new Uint8Array(await readFile(join(attemptDir, 'final.episode.zip'))), { source: join(attemptDir, 'final.episode.zip') })
+      scene = await buildViewerScene(episode, await loadEvaluation(pkg, sample), curve)
+      const png = lastCapture(episode)
+      if (png !== undefined) {
+        capture = `${ASSETS}/${sample.block}--${sample.slug}--capture.png`
+        await writeFileAtomic(join(out, capture), png)
+      }
+    } catch (error) {
+      curveError = `the replay could not be built: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+  const paired = comparison?.samples.find(s => s.key === key)
+  return {
+    key,
+    block: row.block,
+    sample_id: row.sample_id,
+    status: row.status,
+    error: row.error ?? null,
+    SR: row.SR,
+    PA: row.PA,
+    SCD: row.SCD,
+    parts_correct: row.parts?.filter(p => p.correct).length ?? null,
+    parts_total: row.parts?.length ?? null,
+    tool_calls: row.tool_calls,
+    duration_seconds: row.duration_seconds,
+    capture,
+    pages,
+    steps: curve?.steps ?? [],
+    figures: curve?.figures ?? null,
+    curve_error: curveError,
+    scene,
+    baseline: paired === undefined ? null : paired.delta,
+  }
+}
+
+/** The PNG of the last completed capture_scene call (what the agent last saw), if any. */
+function lastCapture(episode: Episode): Uint8Array | undefined {
+  for (let i = episode.calls.length - 1; i >= 0; i--) {
+    const call = episode.calls[i]!
+    if (call.name !== 'capture_scene' || call.status !== 'completed') continue
+    const name = JSON.stringify(call.result ?? {}).match(/"observation":"([a-f0-9]{64}\.png)"/)?.[1]
+    const bytes = name === undefined ? undefined : episode.observations.get(name)
+    if (bytes !== undefined) return bytes
+  }
+  return undefined
+}
