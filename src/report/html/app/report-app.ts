@@ -9,6 +9,8 @@ type SortKey = 'worst' | 'block' | 'sample_id' | 'SR' | 'PA' | 'SCD' | 'parts' |
 /** What tests and curious users can drive from the console. */
 export interface ReportHandle {
   select(key: string): void
+  /** Shows step k of the selected sample in the viewer, the curve and the timeline. */
+  step(k: number): void
   readonly viewer: ReplayViewer | undefined
   readonly selected: string | undefined
 }
@@ -43,6 +45,7 @@ function start(): void {
   const details = document.getElementById('awb-details')!
   let viewer: ReplayViewer | undefined
   let selected: string | undefined
+  let step: (k: number) => void = () => undefined
   let sortKey: SortKey = 'worst'
   let descending = false
 
@@ -94,6 +97,7 @@ function start(): void {
       details.querySelector<HTMLInputElement>('.awb-gt')?.addEventListener('change', event => viewer?.setGroundTruth((event.target as HTMLInputElement).checked))
       for (const row of details.querySelectorAll<HTMLElement>('tr[data-step]')) row.addEventListener('click', () => showStep(Number(row.dataset.step)))
     }
+    step = showStep
     showStep(Math.max(0, sample.steps.length - 1))
     if (location.hash !== `#${encodeURIComponent(key)}`) history.replaceState(null, '', `#${encodeURIComponent(key)}`)
   }
@@ -102,6 +106,7 @@ function start(): void {
   sortRows()
   window.awbReport = {
     select,
+    step: k => step(k),
     get viewer() { return viewer },
     get selected() { return selected },
   }
