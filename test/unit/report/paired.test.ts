@@ -11,7 +11,7 @@ type Row = [sample: string, SR: number, PA: number, SCD: number | null]
 
 const row = ([sample, SR, PA, SCD]: Row) => ({
   block: 'b', sample_id: sample, run: null, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true,
-  status: SCD === null ? 'error' : 'scored', ...(SCD === null ? { error: 'EvaluateError: x' } : {}), SR, PA, SCD,
+  status: SCD === null ? 'error' as const : 'scored' as const, ...(SCD === null ? { error: 'EvaluateError: x' } : {}), SR, PA, SCD,
 })
 
 const RUN: Row[] = [['s1', 1, 1, 0.1], ['s2', 1, 1, 0.2], ['s3', 0, 0.5, 1], ['s4', 1, 1, 0.3], ['s5', 0, 0, null], ['s6', 1, 1, 0.1]]
