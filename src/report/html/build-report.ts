@@ -25,8 +25,11 @@ export interface BuildReportOptions {
   outDir?: string | undefined
   baselineDir?: string | undefined
   packageDir?: string | undefined
-  /** Computes curves when the run has no curves.json (they are then written into the run). */
-  scorer: SampleScorer
+  /**
+   * Computes curves when the run has no curves.json (they are then written into the run). Without a scorer
+   * the replay shows only the final state, placed and coloured from the official row.
+   */
+  scorer: SampleScorer | undefined
   log?: (line: string) => void
 }
 
@@ -46,7 +49,7 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the run has no metrics.jsonl yet; finish the run, or score it with `awb eval` first', { file: run.dir })
   const pkg = await openPackage(options.packageDir ?? (await recordedPackageDir(run.dir)))
   let curves = await readCurvesFile(run.dir)
-  if (curves === undefined) {
+  if (curves === undefined && options.scorer !== undefined) {
     log(`awb report: the run has no curves.json; scoring every recorded step (awb curves) first`)
     curves = await computeRunCurves({ runDir: run.dir, packageDir: pkg.root, scorer: options.scorer })
     await writeCurves(run.dir, curves)
@@ -92,9 +95,9 @@ async function prepareOutDir(out: string): Promise<void> {
   await mkdir(join(out, ASSETS), { recursive: true })
 }
 
-async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves, attemptDir: string | undefined, comparison: PairedComparison | null, out: string): Promise<ReportSample> {
+async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string): Promise<ReportSample> {
   const key = `${row.block}/${row.sample_id}`
-  const found = curves.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
+  const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
   const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) ? undefined : found
   const sample = findSample(pkg, row.block, row.sample_id)
   const pages: string[] = []
@@ -105,11 +108,12 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
   }
   let scene: ReportSample['scene'] = null
   let capture: string | null = null
-  let curveError = found === undefined ? 'the run has no curve for this sample (recompute with `awb curves`)' : isFailedCurve(found) ? found.error : null
-  if (curve !== undefined && attemptDir !== undefined) {
+  let curveError = found === undefined ? 'no per-step curve for this sample (compute them with `awb curves`, or AWB_CURVES=1 in a Vitest run)' : isFailedCurve(found) ? found.error : null
+  const states = curve ?? finalStateOnly(row)
+  if (states !== undefined && attemptDir !== undefined) {
     try {
       const episode = await decodeEpisode(new Uint8Array(await readFile(join(attemptDir, 'final.episode.zip'))), { source: join(attemptDir, 'final.episode.zip') })
-      scene = await buildViewerScene(episode, await loadEvaluation(pkg, sample), curve)
+      scene = await buildViewerScene(episode, await loadEvaluation(pkg, sample), states)
       const png = lastCapture(episode)
       if (png !== undefined) {
         capture = `${ASSETS}/${sample.block}--${sample.slug}--capture.png`
@@ -140,6 +144,16 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
     curve_error: curveError,
     scene,
     baseline: paired === undefined ? null : paired.delta,
+  }
+}
+
+/** Without a curve, the replay shows the scored final state as the official row describes it. */
+function finalStateOnly(row: MetricsRowRecord): Pick<SampleCurve, 'states' | 'scale_divisor'> | undefined {
+  if (row.status !== 'scored' || row.parts === undefined || row.state_index === undefined || row.scale_divisor === undefined) return undefined
+  // Row parts are in part_ids order (scoring.md §7), the order the viewer uses.
+  return {
+    scale_divisor: row.scale_divisor,
+    states: [{ state_index: row.state_index, correct: row.parts.map(p => p.correct), target_part_ids: row.parts.map(p => p.target_part_id), rotation: row.alignment?.rotation ?? null, translation: row.alignment?.translation ?? null }],
   }
 }
 

@@ -6,6 +6,7 @@ import { framesByIndex, type SampleCurve } from '../../evaluate/curves/index.ts'
 import type { Episode } from '../../episode/index.ts'
 import type { Evaluation } from '../../package/index.ts'
 import { quaternionToMatrix } from '../../scoring/index.ts'
+import { ReportError } from '../errors.ts'
 
 /** One geom: its part, its geometry and its fixed placement in the part's body frame. */
 export interface ViewerGeom {
@@ -51,7 +52,7 @@ const round = (value: number) => Number(value.toPrecision(DIGITS))
  * holds each state's alignment and per-part correctness). The model is compiled once; each state is one
  * `mj_setState` + `mj_forward`.
  */
-export async function buildViewerScene(episode: Episode, evaluation: Evaluation, curve: SampleCurve): Promise<ViewerScene> {
+export async function buildViewerScene(episode: Episode, evaluation: Evaluation, curve: Pick<SampleCurve, 'states' | 'scale_divisor'>): Promise<ViewerScene> {
   const mujoco = await loadMujoco()
   const model = compileEpisodeModel(mujoco, episode, 'final.episode.zip')
   const data = new mujoco.MjData(model)
@@ -71,7 +72,7 @@ export async function buildViewerScene(episode: Episode, evaluation: Evaluation,
     })
     const states = curve.states.map((detail): ViewerState => {
       const frame = frames.get(detail.state_index)
-      if (frame === undefined) throw new Error(`state ${detail.state_index} of the curve is not in the episode`)
+      if (frame === undefined) throw new ReportError('REPORT_INPUT_INVALID', `state ${detail.state_index} of the curve is not in the episode; recompute the curves with \`awb curves\``)
       forward(frame.integration)
       const xpos = data.xpos as Float64Array
       const xmat = data.xmat as Float64Array
