@@ -120,6 +120,19 @@ describe('awb report (HTML)', () => {
     await page.close()
   })
 
+  it('`awb curves` writes curves.json, steps.arrow and metrics.arrow whose last steps equal the official rows', async () => {
+    const run = await runCli(['curves', runDir, '--benchmark', PACKAGE, '--workers', '0'])
+    expect(run.stderr).not.toContain('warning')
+    expect(run.code).toBe(0)
+    const figures = JSON.parse(run.stdout) as { samples: number; failed: number; steps: number; states_scored: number }
+    // 1315: get_scene + 3 placements; 16/16256: get_scene + 2 placements.
+    expect(figures).toMatchObject({ samples: 2, failed: 0, steps: 7, states_scored: 7 })
+    const rows = (await readFile(join(runDir, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { SR: number; PA: number; SCD: number })
+    const curves = JSON.parse(await readFile(join(runDir, 'curves.json'), 'utf8')) as { samples: { steps: { SR: number; PA: number; SCD: number }[] }[] }
+    expect(curves.samples.map(s => s.steps.at(-1)).map(step => [step!.SR, step!.PA, step!.SCD])).toEqual(rows.map(row => [row.SR, row.PA, row.SCD]))
+    await expect(runCli(['curves'])).resolves.toMatchObject({ code: 2 })
+  })
+
   it('compares with a baseline through `awb report --baseline`, writes comparison.md and applies the vs_baseline gate', async () => {
     // The baseline failed the first sample: this run wins it.
     const baseline = join(work, 'baseline')
