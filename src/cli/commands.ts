@@ -72,6 +72,7 @@ export const COMMANDS: CommandSpec[] = [
       { flags: '--gates <json>', description: 'e.g. \'{"vs_baseline": {"SR": -0.05}}\': exit 1 when the run is significantly worse than the baseline by more than that' },
       { flags: '--benchmark <dir>', description: 'The package the run was made on (default: the one recorded in run.json)' },
       { flags: '--workers <n>', description: 'Worker threads when curves must be computed first' },
+      { flags: '--no-captures', description: 'Skip rendering each final scene in headless Chromium (the agent\'s last capture is shown instead)' },
     ],
     load: () => import('./commands/report.ts'),
   },

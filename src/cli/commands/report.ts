@@ -17,6 +17,7 @@ const ReportFlagsSchema = z.looseObject({
   benchmark: z.string().optional(),
   workers: WorkersFlagSchema,
   gates: z.string().optional(),
+  captures: z.boolean().optional(),
 })
 
 export async function run(args: unknown[]): Promise<number> {
@@ -32,6 +33,7 @@ export async function run(args: unknown[]): Promise<number> {
     baselineDir: flags.baseline,
     packageDir: flags.benchmark,
     scorer,
+    captures: flags.captures !== false,
     log: line => process.stderr.write(`${line}\n`),
   }).finally(() => scorer.close())
   process.stderr.write(`awb report: wrote ${built.path} (open it from disk; no server needed)\n`)

@@ -18,6 +18,7 @@ import { readCurvesFile } from './curves-file.ts'
 import { renderReportPage } from './render-page.ts'
 import type { ReportData, ReportSample } from './report-types.ts'
 import { buildViewerScene } from './scene-data.ts'
+import { lastCapture, renderFinalCaptures } from './final-captures.ts'
 
 export interface BuildReportOptions {
   runDir: string
@@ -30,6 +31,8 @@ export interface BuildReportOptions {
    * the replay shows only the final state, placed and coloured from the official row.
    */
   scorer: SampleScorer | undefined
+  /** Render each final scene with capture_scene in headless Chromium (default true); else the agent's last capture. */
+  captures?: boolean
   log?: (line: string) => void
 }
 
@@ -59,8 +62,12 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const out = resolve(options.outDir ?? join(run.dir, 'report'))
   await prepareOutDir(out)
   const attempts = new Map((await selectAttempts([run.dir])).map(one => [`${one.block}/${one.sampleId}`, one.attempt?.dir]))
+  const captures = options.captures === false ? new Map<string, Uint8Array>() : await finalCaptures(rows, attempts, log)
   const samples: ReportSample[] = []
-  for (const row of rows) samples.push(await reportSample(row, pkg, curves, attempts.get(`${row.block}/${row.sample_id}`), comparison, out))
+  for (const row of rows) {
+    const key = `${row.block}/${row.sample_id}`
+    samples.push(await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(key)))
+  }
   const data: ReportData = {
     title: `AssemblyWorldBench run ${basename(run.dir)}`,
     run: run.dir,
@@ -81,6 +88,20 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   return { path, comparison, baselineRows }
 }
 
+/** Rendered final scenes of the samples with a saved export; a browser that will not start only costs the images. */
+async function finalCaptures(rows: readonly MetricsRowRecord[], attempts: ReadonlyMap<string, string | undefined>, log: (line: string) => void): Promise<Map<string, Uint8Array>> {
+  const targets = rows.flatMap((row) => {
+    const dir = attempts.get(`${row.block}/${row.sample_id}`)
+    return dir === undefined || row.episode_sha256 === undefined ? [] : [{ key: `${row.block}/${row.sample_id}`, episodePath: join(dir, 'final.episode.zip') }]
+  })
+  try {
+    return await renderFinalCaptures(targets, log)
+  } catch (error) {
+    log(`awb report: final captures skipped (headless Chromium did not start: ${error instanceof Error ? error.message : String(error)})`)
+    return new Map()
+  }
+}
+
 async function readBaselineRows(dir: string): Promise<MetricsRowRecord[]> {
   const rows = await readMetricsRows(resolve(dir))
   if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the baseline has no metrics.jsonl; pass a finished run directory (or an `awb eval` output) as --baseline', { file: dir })
@@ -95,7 +116,7 @@ async function prepareOutDir(out: string): Promise<void> {
   await mkdir(join(out, ASSETS), { recursive: true })
 }
 
-async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string): Promise<ReportSample> {
+async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
   const key = `${row.block}/${row.sample_id}`
   const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
   const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) ? undefined : found
@@ -108,13 +129,15 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
   }
   let scene: ReportSample['scene'] = null
   let capture: string | null = null
+  let captureKind: ReportSample['capture_kind'] = null
   let curveError = found === undefined ? 'no per-step curve for this sample (compute them with `awb curves`, or AWB_CURVES=1 in a Vitest run)' : isFailedCurve(found) ? found.error : null
   const states = curve ?? finalStateOnly(row)
   if (states !== undefined && attemptDir !== undefined) {
     try {
       const episode = await decodeEpisode(new Uint8Array(await readFile(join(attemptDir, 'final.episode.zip'))), { source: join(attemptDir, 'final.episode.zip') })
       scene = await buildViewerScene(episode, await loadEvaluation(pkg, sample), states)
-      const png = lastCapture(episode)
+      const png = rendered ?? lastCapture(episode)
+      captureKind = rendered !== undefined ? 'final' : png !== undefined ? 'agent-last' : null
       if (png !== undefined) {
         capture = `${ASSETS}/${sample.block}--${sample.slug}--capture.png`
         await writeFileAtomic(join(out, capture), png)
@@ -138,6 +161,7 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
     tool_calls: row.tool_calls,
     duration_seconds: row.duration_seconds,
     capture,
+    capture_kind: captureKind,
     pages,
     steps: curve?.steps ?? [],
     figures: curve?.figures ?? null,
@@ -155,16 +179,4 @@ function finalStateOnly(row: MetricsRowRecord): Pick<SampleCurve, 'states' | 'sc
     scale_divisor: row.scale_divisor,
     states: [{ state_index: row.state_index, correct: row.parts.map(p => p.correct), target_part_ids: row.parts.map(p => p.target_part_id), rotation: row.alignment?.rotation ?? null, translation: row.alignment?.translation ?? null }],
   }
-}
-
-/** The PNG of the last completed capture_scene call (what the agent last saw), if any. */
-function lastCapture(episode: Episode): Uint8Array | undefined {
-  for (let i = episode.calls.length - 1; i >= 0; i--) {
-    const call = episode.calls[i]!
-    if (call.name !== 'capture_scene' || call.status !== 'completed') continue
-    const name = JSON.stringify(call.result ?? {}).match(/"observation":"([a-f0-9]{64}\.png)"/)?.[1]
-    const bytes = name === undefined ? undefined : episode.observations.get(name)
-    if (bytes !== undefined) return bytes
-  }
-  return undefined
 }

@@ -18,6 +18,8 @@ export interface ReportSample {
   duration_seconds: number | null
   /** Relative paths (inside the report folder) of the final capture and the reference pages. */
   capture: string | null
+  /** `final`: capture_scene rendered on the final episode when the report was written; `agent-last`: the agent's own last capture. */
+  capture_kind: 'final' | 'agent-last' | null
   pages: string[]
   steps: CurveStep[]
   figures: CurveFigures | null

@@ -131,12 +131,13 @@ function detailsHtml(sample: ReportSample): string {
 <p class="muted">Green: part correct at this step; red: not; blue: the ground truth placed by this step's alignment.</p></div>`
   const timeline = sample.steps.length === 0 ? '' : `<h3>Tool-call timeline</h3><table class="timeline"><thead><tr><th>#</th><th>call</th><th>tool</th><th>t (s)</th><th>call status</th><th>SR</th><th>PA</th><th>SCD</th><th>parts</th></tr></thead><tbody>
 ${sample.steps.map((s, k) => `<tr data-step="${k}"><td>${k + 1}</td><td>${s.call_index}</td><td>${escapeHtml(s.tool)}</td><td>${s.elapsed_seconds.toFixed(2)}</td><td>${s.call_status}</td><td>${s.SR}</td><td>${fmt(s.PA)}</td><td>${fmt(s.SCD)}</td><td>${s.parts_correct}/${s.parts_total}</td></tr>`).join('\n')}</tbody></table>`
-  const capture = sample.capture === null ? '<p class="muted">The agent recorded no capture_scene image; the replay above shows the final scene.</p>' : `<img class="capture" src="${escapeHtml(sample.capture)}" alt="final capture">`
+  const captureNote = sample.capture_kind === 'final' ? 'capture_scene of the final state (its agent camera), rendered when this report was written' : 'the agent\'s last capture_scene image'
+  const capture = sample.capture === null ? '<p class="muted">No capture: the final scene could not be rendered and the agent took none; the replay above shows it.</p>' : `<figure><img class="capture" src="${escapeHtml(sample.capture)}" alt="final capture"><figcaption>${captureNote}</figcaption></figure>`
   const pages = sample.pages.length === 0 ? '<p class="muted">This block has no reference pages.</p>' : sample.pages.map((p, i) => `<figure><img src="${escapeHtml(p)}" alt="reference page ${i + 1}"><figcaption>page ${i + 1}</figcaption></figure>`).join('')
   return `<h2>${escapeHtml(sample.block)} / ${escapeHtml(sample.sample_id)}</h2>
 <p>${sample.status === 'error' ? `<b class="bad">error</b>: ${escapeHtml(sample.error ?? '')}` : `SR ${sample.SR}, PA ${fmt(sample.PA)}, SCD ${fmt(sample.SCD)}, ${sample.parts_correct}/${sample.parts_total} parts correct, ${fmt(sample.tool_calls)} tool calls`}</p>
 ${baseline}${figures}${viewer}<div class="awb-curve"></div>${timeline}
-<h3>Last capture</h3>${capture}<h3>Reference pages</h3><div class="pages">${pages}</div>`
+<h3>Final capture</h3>${capture}<h3>Reference pages</h3><div class="pages">${pages}</div>`
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start)
