@@ -98,6 +98,10 @@ describe('awb report (HTML)', () => {
     const withTruth = await frameAt(stepCount - 1)
     expect(withTruth.drawn).toBeGreaterThan(last.drawn)
 
+    // The final capture was rendered with capture_scene when the report was written, and loads from assets/.
+    await expect(page.locator('#awb-details figcaption').first().textContent()).resolves.toContain('rendered when this report was written')
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.capture')?.complete === true)
+    expect(await page.locator('img.capture').evaluate(img => (img as HTMLImageElement).naturalWidth)).toBe(1024)
     await page.evaluate(() => window.awbReport!.select('fantastic-breaks-none/16/16256'))
     await expect(page.locator('#awb-details h2').textContent()).resolves.toBe('fantastic-breaks-none / 16/16256')
     const folder = pathToFileURL(join(work, 'report')).href
@@ -140,7 +144,7 @@ describe('awb report (HTML)', () => {
     const rows = (await readFile(join(runDir, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
     await writeFile(join(baseline, 'metrics.jsonl'), rows.map((row, i) => JSON.stringify(i === 0 ? { ...row, SR: 0, PA: 0.25 } : row)).join('\n'))
     const out = join(work, 'report-vs')
-    const run = await runCli(['report', runDir, '--baseline', baseline, '--out', out, '--benchmark', PACKAGE, '--workers', '0', '--gates', '{"vs_baseline": {"SR": -0.05}}'])
+    const run = await runCli(['report', runDir, '--baseline', baseline, '--out', out, '--benchmark', PACKAGE, '--workers', '0', '--no-captures', '--gates', '{"vs_baseline": {"SR": -0.05}}'])
     expect(run.stderr).toContain('index.html')
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('2 paired samples')
