@@ -60,6 +60,7 @@ export async function buildViewerScene(episode: Episode, evaluation: Evaluation,
     const bodies = expectedObjects(evaluation.partIds).map(object => mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY.value, object.id))
     const frames = framesByIndex(episode)
     const forward = (integration: Float64Array) => {
+      // The binding is typed `number[]` but copies any array-like of numbers (as in world/body-poses.ts).
       mujoco.mj_setState(model, data, integration as unknown as number[], episode.manifest.stateSpec)
       mujoco.mj_forward(model, data)
     }
