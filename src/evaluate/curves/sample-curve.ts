@@ -47,7 +47,7 @@ export interface SampleCurve {
   states: StateDetail[]
   final_state_index: number
   episode_sha256: string
-  /** Scoring cost: distinct states scored and the seconds spent on them (poses excluded). */
+  /** Scoring cost: states actually scored (distinct part poses) and the seconds spent on them (pose reading excluded). */
   cost: { states_scored: number; scoring_seconds: number; total_seconds: number }
 }
 
@@ -112,9 +112,23 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
       scoringSeconds += (performance.now() - clock) / 1000
     }
   }
-  // States in ascending order: each distinct state is scored once, however many read-only calls end in it.
+  // States in ascending order: each distinct state is scored once, however many read-only calls end in it, and a
+  // state whose part poses are bit-identical to an earlier one (move_camera, group_objects, a pose set back)
+  // reuses that score: the score is a function of the poses and the ground truth only.
+  const byPoses = new Map<string, StateScore>()
+  let statesScored = 0
   for (const stateIndex of [...scenes.poses.keys()].sort((a, b) => a - b)) {
-    scores.set(stateIndex, await scoreState(stateIndex, scenes.poses.get(stateIndex)!))
+    const poses = scenes.poses.get(stateIndex)!
+    const key = posesKey(poses)
+    const earlier = byPoses.get(key)
+    if (earlier !== undefined) {
+      scores.set(stateIndex, { ...earlier, detail: { ...earlier.detail, state_index: stateIndex } })
+      continue
+    }
+    const score = await scoreState(stateIndex, poses)
+    statesScored++
+    byPoses.set(key, score)
+    scores.set(stateIndex, score)
   }
   const origin = scenes.calls.length === 0 ? 0 : Date.parse(scenes.calls[0]!.timestamp)
   const partsTotal = evaluation.partIds.length
@@ -145,6 +159,16 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
     states: [...scores.values()].map(score => score.detail),
     final_state_index: scenes.finalStateIndex,
     episode_sha256: scenes.episodeSha256,
-    cost: { states_scored: scores.size, scoring_seconds: scoringSeconds, total_seconds: (performance.now() - started) / 1000 },
+    cost: { states_scored: statesScored, scoring_seconds: scoringSeconds, total_seconds: (performance.now() - started) / 1000 },
   }
+}
+
+/** The exact bits of every pose (rotation, then position, part by part): equal keys mean equal scoring inputs. */
+function posesKey(poses: readonly BodyPose[]): string {
+  const bits = new Float64Array(12 * poses.length)
+  poses.forEach((pose, i) => {
+    bits.set(pose.rotation, 12 * i)
+    bits.set(pose.position, 12 * i + 9)
+  })
+  return Buffer.from(bits.buffer).toString('base64')
 }

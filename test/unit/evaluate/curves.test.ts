@@ -36,6 +36,7 @@ beforeAll(async () => {
     ...demo.split('\n').filter(line => line.trim() !== '').map(line => JSON.parse(line) as ScriptCall),
     { name: 'set_object_pose', arguments: { id: 'part-0001', position: Array.from(start.subarray(1, 4)), quaternion: Array.from(start.subarray(4, 8)) } },
     { name: 'list_objects', arguments: {} },
+    { name: 'move_camera', arguments: { yaw: 30 } },
   ]
   const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode: initial })
   for (const call of script) {
@@ -74,11 +75,13 @@ async function expectedPoses(): Promise<{ rotation: Float64Array; position: Floa
 describe('scoreSampleCurve', () => {
   it('has one step per recorded call, with its tool, call index and state', () => {
     expect(curve.steps.map(step => [step.call_index, step.tool, step.state_index])).toEqual([
-      [0, 'get_scene', 0], [1, 'set_object_pose', 1], [2, 'set_object_pose', 2], [3, 'set_object_pose', 3], [4, 'list_objects', 3],
+      [0, 'get_scene', 0], [1, 'set_object_pose', 1], [2, 'set_object_pose', 2], [3, 'set_object_pose', 3], [4, 'list_objects', 3], [5, 'move_camera', 4],
     ])
     expect(curve.steps.every(step => step.status === 'scored' && step.parts_total === 2)).toBe(true)
-    // Four distinct states: the read-only calls reuse the state (and the score) before them.
+    // Four scored states: list_objects ends in the state before it, move_camera in a new state with the same poses.
     expect(curve.cost.states_scored).toBe(4)
+    expect(curve.states.map(state => state.state_index)).toEqual([0, 1, 2, 3, 4])
+    expect(curve.states[4]!.correct).toEqual(curve.states[3]!.correct)
     expect(curve.steps[0]!.elapsed_seconds).toBe(0)
     expect(curve.steps.map(step => step.elapsed_seconds)).toEqual([...curve.steps.map(step => step.elapsed_seconds)].sort((a, b) => a - b))
   })
@@ -96,8 +99,8 @@ describe('scoreSampleCurve', () => {
   })
 
   it('reaches SR 1 when both parts are placed, then loses it to the undo', () => {
-    expect(curve.steps.map(step => step.SR)).toEqual([0, 0, 1, 0, 0])
-    expect(curve.figures).toMatchObject({ steps: 5, best_SR: 1, best_PA: 1, best_call_index: 2, first_SR1_call_index: 2, steps_after_best: 2, final_SR: 0, regressed: true })
+    expect(curve.steps.map(step => step.SR)).toEqual([0, 0, 1, 0, 0, 0])
+    expect(curve.figures).toMatchObject({ steps: 6, best_SR: 1, best_PA: 1, best_call_index: 2, first_SR1_call_index: 2, steps_after_best: 3, final_SR: 0, regressed: true })
   })
 
   it('ends on the official final score exactly', async () => {
