@@ -119,7 +119,9 @@ async function prepareOutDir(out: string): Promise<void> {
 async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
   const key = `${row.block}/${row.sample_id}`
   const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
-  const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) ? undefined : found
+  // A curve of another export (the run was resumed or rescored since) would replay the wrong trajectory.
+  const isStale = found !== undefined && !isFailedCurve(found) && row.episode_sha256 !== undefined && found.episode_sha256 !== row.episode_sha256
+  const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) || isStale ? undefined : found
   const sample = findSample(pkg, row.block, row.sample_id)
   const pages: string[] = []
   for (const page of sample.pages) {
@@ -130,7 +132,9 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
   let scene: ReportSample['scene'] = null
   let capture: string | null = null
   let captureKind: ReportSample['capture_kind'] = null
-  let curveError = found === undefined ? 'no per-step curve for this sample (compute them with `awb curves`, or AWB_CURVES=1 in a Vitest run)' : isFailedCurve(found) ? found.error : null
+  let curveError = found === undefined ? 'no per-step curve for this sample (compute them with `awb curves`, or AWB_CURVES=1 in a Vitest run)'
+    : isFailedCurve(found) ? found.error
+      : isStale ? 'curves.json was computed on another export of this sample; recompute it with `awb curves`' : null
   const states = curve ?? finalStateOnly(row)
   if (states !== undefined && attemptDir !== undefined) {
     try {
