@@ -11,6 +11,7 @@ tr.selected { background: #58a6ff33; }
 tr.error td:first-child, .bad { color: var(--bad); }
 tr.aggregate td { font-weight: 600; }
 .muted { color: var(--muted); }
+#awb-comparison td:last-child, #awb-comparison th:last-child { text-align: left; }
 .verdict { font-weight: 600; } .verdict.worse { color: var(--bad); } .verdict.better { color: var(--ok); }
 .viewer canvas { width: 720px; height: 440px; max-width: 100%; display: block; border-radius: 6px; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; flex-wrap: wrap; }
