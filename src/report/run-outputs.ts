@@ -2,7 +2,7 @@
 // (AWB_BASELINE, with the vs_baseline gate), metrics.arrow, per-step curves (AWB_CURVES=1) and the HTML report.
 import * as z from 'zod'
 import { computeRunCurves } from '../evaluate/curves/index.ts'
-import { createScorer } from '../evaluate/sample-scorer.ts'
+import { createScorer } from '../evaluate/index.ts'
 import { readMetricsRows, writeCurves, writeMetricsArrow } from './columnar/index.ts'
 import type { GateResult, Gates } from './gates.ts'
 import { buildReport } from './html/index.ts'
