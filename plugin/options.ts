@@ -23,6 +23,8 @@ export const GatesSchema = z.strictObject({
   /** Per source name, or `*` for every source. */
   sources: z.record(z.string(), GateSchema).optional(),
   overall: GateSchema.optional(),
+  /** Against the AWB_BASELINE run: allowed SR/PA drop (≤ 0) and SCD rise (≥ 0); fails only when significantly worse. */
+  vs_baseline: z.strictObject({ SR: z.number().max(0).optional(), PA: z.number().max(0).optional(), SCD: z.number().min(0).optional() }).optional(),
 })
 
 export const AssemblyWorldOptionsSchema = z.strictObject({

@@ -1,10 +1,10 @@
 // The aggregate reporter: a live line per finished sample, then the block/source/overall table, the official
 // files in the run directory, timing figures and the gates. A thin adapter over src/report and src/scoring.
-import { mkdir } from 'node:fs/promises'
+import { appendFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { SampleMeta } from '../plugin/types.ts'
-import { checkGates, formatSummaryMarkdown, formatSummaryTable, writeReportFiles, type Gates } from '../src/report/index.ts'
+import { checkGates, compareWithBaseline, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { compareCodePoints, newRunId } from '../src/runs/index.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
 
@@ -64,12 +64,19 @@ export class AggregateReporter implements Reporter {
     const rows = metas.map(meta => meta.row)
     const summary = summarize(rows, this.options.layout, { protocol: this.options.protocol })
     const gates = checkGates(summary, this.options.gates, this.options.layout.blocks.map(b => b.name), this.options.layout.sources)
+    // Extras beside the official files (src/report/run-outputs.ts): baseline comparison, curves, arrow, HTML report.
+    const env = this.options.env ?? process.env
+    const extras = runOutputSettings(env)
+    const baseline = await compareWithBaseline(rows, extras, this.options.gates)
+    gates.push(...baseline.gates)
     // A merged report (--merge-reports) ran no sample here: its wall time says nothing about the run.
     this.print('', formatSummaryTable(summary, this.options.layout), '', ...(metas.length === 0 ? ['timing: no sample finished'] : this.timingLines(metas, runDir !== undefined)))
     const dir = runDir ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
     await mkdir(dir, { recursive: true })
-    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) }, (this.options.env ?? process.env).GITHUB_STEP_SUMMARY)
+    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) + baseline.markdown }, env.GITHUB_STEP_SUMMARY)
     this.print(`awb: wrote ${paths.join(', ')}`)
+    if (baseline.verdictLine !== null) this.print(`awb ${baseline.verdictLine}`)
+    if (runDir !== undefined) await this.writeExtras(runDir, extras, env.GITHUB_STEP_SUMMARY)
     const failed = gates.filter(gate => gate.status === 'failed')
     for (const gate of gates) this.print(`awb gate ${gate.status === 'failed' ? 'FAILED' : gate.status}: ${gate.gate} (measured ${gate.measured ?? 'nothing: the run did not measure it'})`)
     await this.options.close(failed.length === 0 && errors.length === 0 ? 'completed' : 'failed', errors)
@@ -77,6 +84,18 @@ export class AggregateReporter implements Reporter {
       // A failed gate fails the run even when every test passed.
       process.exitCode = 1
       throw new Error(`AssemblyWorldBench gate failed: ${failed.map(gate => `${gate.gate}, measured ${gate.measured}`).join('; ')}`)
+    }
+  }
+
+  /** metrics.arrow, curves (AWB_CURVES=1) and the HTML report; a failure here is reported, never fails the run. */
+  private async writeExtras(runDir: string, extras: RunOutputSettings, stepSummary: string | undefined): Promise<void> {
+    try {
+      const report = await writeRunOutputs(runDir, extras, line => this.print(line))
+      if (report === undefined) return
+      this.print(`awb: HTML report ${report} (open it from disk)`)
+      if (stepSummary !== undefined && stepSummary !== '') await appendFile(stepSummary, `\nHTML report (3D replay, score curves): \`${report}\`\n`)
+    } catch (error) {
+      this.print(`awb: the run's extra outputs could not be written: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
 

@@ -63,6 +63,29 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/status.ts'),
   },
   {
+    usage: 'curves <runDir>',
+    description: 'Score the world after every recorded call of each sample (per-step curves); writes curves.json, steps.arrow and metrics.arrow into the run',
+    options: [
+      { flags: '--benchmark <dir>', description: 'The package the run was made on (default: the one recorded in run.json)' },
+      { flags: '--workers <n>', description: 'Worker threads for scoring' },
+      { flags: '--kernel <name>', description: 'ICP implementation: cells (default), wasm or js; same result' },
+    ],
+    load: () => import('./commands/curves.ts'),
+  },
+  {
+    usage: 'report <runDir>',
+    description: 'Write a static HTML report of a run (tables, curves, timeline, pages, 3D replay); with --baseline, a paired comparison',
+    options: [
+      { flags: '--baseline <dir>', description: 'A run (or eval output) to compare with on the same samples: wins/losses (exact McNemar), PA/SCD paired bootstrap' },
+      { flags: '--out <dir>', description: 'Report folder (default <run>/report); open index.html from disk' },
+      { flags: '--gates <json>', description: 'e.g. \'{"vs_baseline": {"SR": -0.05}}\': exit 1 when the run is significantly worse than the baseline by more than that' },
+      { flags: '--benchmark <dir>', description: 'The package the run was made on (default: the one recorded in run.json)' },
+      { flags: '--workers <n>', description: 'Worker threads when curves must be computed first' },
+      { flags: '--no-captures', description: 'Skip rendering each final scene in headless Chromium (the agent\'s last capture is shown instead)' },
+    ],
+    load: () => import('./commands/report.ts'),
+  },
+  {
     usage: 'env <action>',
     description: 'Drive an episode without an agent: `awb env run --episode IN.zip --calls CALLS.jsonl --out OUT.zip [--render]`',
     options: [

@@ -1,5 +1,6 @@
 // Checks aggregate gates (minimum SR/PA, maximum SCD per block, source, overall) against a summary; no I/O.
 import type { MetricTriple, Summary } from '../scoring/index.ts'
+import type { BaselineGate } from './paired/index.ts'
 
 export interface Gate {
   SR?: number | undefined
@@ -14,6 +15,8 @@ export interface Gates {
   /** Per source name, or `*` for every source. */
   sources?: Record<string, Gate> | undefined
   overall?: Gate | undefined
+  /** Against a baseline run (checked by `checkBaselineGate` in paired/, not here). */
+  vs_baseline?: BaselineGate | undefined
 }
 
 export interface GateResult {

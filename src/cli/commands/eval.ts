@@ -33,7 +33,10 @@ export async function run(args: unknown[]): Promise<number> {
     },
   }).finally(() => scorer.close())
   const scored = rows.filter(row => row.status === 'scored').length
-  process.stderr.write(`wrote ${outputDir}/metrics.jsonl and ${outputDir}/summary.json (${scored}/${rows.length} scored, ${summary.status})\n`)
+  // The same rows as an Arrow IPC file, read back from metrics.jsonl so both files hold exactly the same values.
+  const { readMetricsRows, writeMetricsArrow } = await import('../../report/columnar/index.ts')
+  await writeMetricsArrow(outputDir, (await readMetricsRows(outputDir)) ?? [])
+  process.stderr.write(`wrote ${outputDir}/metrics.jsonl, metrics.arrow and summary.json (${scored}/${rows.length} scored, ${summary.status})\n`)
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
   return scored === rows.length ? 0 : 1
 }

@@ -61,6 +61,10 @@ export class ScoringPool {
   private nextId = 0
   private queue: Promise<unknown> = Promise.resolve()
   private closed = false
+  /** The last target cloud (a copy) and its cells, reused while the next sample has the same target. */
+  private targetCells: { target: Float64Array; cells: SharedCells } | undefined
+  /** How many samples reused the previous target's cells (for tests and benchmarks). */
+  targetCellsReused = 0
 
   constructor(options: ScoringPoolOptions = {}) {
     const workers = options.workers ?? defaultWorkerCount()
@@ -125,11 +129,15 @@ export class ScoringPool {
     const id = this.nextId++
     let cells: [SharedCells, SharedCells] | undefined
     if (this.kernel === 'cells') {
-      const replies = await this.broadcast({ kind: 'cells', id, prediction, target, chunk: CELL_CHUNK_POINTS, counter: sharedCounter() })
+      // A point's cell depends only on its cloud: the same target (every step of one sample's curve) keeps its cells.
+      const kept = this.targetCells !== undefined && sameBits(this.targetCells.target, target) ? this.targetCells.cells : undefined
+      const replies = await this.broadcast({ kind: 'cells', id, prediction, target, chunk: CELL_CHUNK_POINTS, counter: sharedCounter(), predictionOnly: kept !== undefined })
       const byCloud: [CellChunk[], CellChunk[]] = [[], []]
       for (const reply of replies) if (reply.kind === 'cells') for (const chunk of reply.chunks) byCloud[chunk.cloud].push(chunk)
       const n = prediction.length / 3
-      cells = [layoutCellChunks(n, byCloud[0]), layoutCellChunks(n, byCloud[1])]
+      cells = [layoutCellChunks(n, byCloud[0]), kept ?? layoutCellChunks(n, byCloud[1])]
+      if (kept === undefined) this.targetCells = { target: target.slice(), cells: cells[1] }
+      else this.targetCellsReused++
     }
     const job: StartsJob = { kind: 'starts', id, prediction, target, starts: [...starts], kernel: this.kernel, counter: sharedCounter() }
     if (cells !== undefined) job.cells = cells
@@ -173,6 +181,13 @@ export class ScoringPool {
       worker.postMessage(job)
     })))
   }
+}
+
+/** True when both arrays hold the same float64 bits (NaN never occurs: inputs are checked finite). */
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || Object.is(a[i], -0) !== Object.is(b[i], -0)) return false
+  return true
 }
 
 /** An Int32Array(1) counter over a SharedArrayBuffer, for workers to claim work with Atomics.add. */

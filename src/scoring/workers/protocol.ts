@@ -17,6 +17,8 @@ export interface CellsJob {
   chunk: number
   /** Int32Array(1) over a SharedArrayBuffer: the next chunk to claim (Atomics.add). */
   counter: Int32Array
+  /** Build the prediction's chunks only: the pool still holds the target's cells (an unchanged ground truth). */
+  predictionOnly?: boolean
 }
 
 /** Main → worker: run starts of one sample, taking the next start index from a shared counter until none is left. */

@@ -26,7 +26,7 @@ function buildCells(job: CellsJob): CellChunk[] {
   const chunks: CellChunk[] = []
   for (;;) {
     const c = Atomics.add(job.counter, 0, 1)
-    if (c >= 2 * perCloud) break
+    if (c >= (job.predictionOnly === true ? 1 : 2) * perCloud) break
     const cloud = c < perCloud ? 0 : 1
     const lo = (c % perCloud) * chunk
     chunks.push(buildCellChunk(builders[cloud]!, cloud, lo, Math.min(n, lo + chunk)))

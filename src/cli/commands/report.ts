@@ -1,0 +1,62 @@
+// `awb report RUN [--baseline RUN] [--out DIR] [--gates JSON]`: writes the static HTML report of a run and, with a
+// baseline, the paired comparison (comparison.md next to it) and the vs_baseline gate.
+import { join } from 'node:path'
+import * as z from 'zod'
+import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { buildReport } from '../../report/html/index.ts'
+import { checkBaselineGate, formatComparisonMarkdown } from '../../report/paired/index.ts'
+import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { UsageError } from '../usage-error.ts'
+
+const BaselineGateSchema = z.strictObject({ SR: z.number().max(0).optional(), PA: z.number().max(0).optional(), SCD: z.number().min(0).optional() })
+
+const ReportFlagsSchema = z.looseObject({
+  baseline: z.string().optional(),
+  out: z.string().optional(),
+  benchmark: z.string().optional(),
+  workers: WorkersFlagSchema,
+  gates: z.string().optional(),
+  captures: z.boolean().optional(),
+})
+
+export async function run(args: unknown[]): Promise<number> {
+  const flags = parseFlags('report', ReportFlagsSchema, args.at(-1))
+  const runDir = z.string().optional().catch(undefined).parse(args[0])
+  if (runDir === undefined) throw new UsageError('report needs a run directory: awb report runs/<run-id> [--baseline runs/<other>]')
+  const gate = parseGate(flags.gates)
+  if (gate !== undefined && flags.baseline === undefined) throw new UsageError('report: --gates with vs_baseline needs --baseline <run-dir>')
+  const scorer = createScorer(flags.workers === undefined ? {} : { workers: flags.workers })
+  const built = await buildReport({
+    runDir,
+    outDir: flags.out,
+    baselineDir: flags.baseline,
+    packageDir: flags.benchmark,
+    scorer,
+    captures: flags.captures !== false,
+    log: line => process.stderr.write(`${line}\n`),
+  }).finally(() => scorer.close())
+  process.stderr.write(`awb report: wrote ${built.path} (open it from disk; no server needed)\n`)
+  if (built.comparison === null) return 0
+  const markdown = formatComparisonMarkdown(built.comparison, flags.baseline!)
+  const comparisonPath = join(built.path, '..', 'comparison.md')
+  await writeFileAtomic(comparisonPath, markdown)
+  process.stderr.write(`awb report: wrote ${comparisonPath}\n`)
+  process.stdout.write(`${built.comparison.verdict_line}\n`)
+  const results = gate === undefined ? [] : checkBaselineGate(built.comparison, gate)
+  for (const result of results) process.stderr.write(`awb gate ${result.status === 'failed' ? 'FAILED' : result.status}: ${result.gate} (measured ${result.measured ?? 'nothing'})\n`)
+  return results.some(result => result.status === 'failed') ? 1 : 0
+}
+
+function parseGate(text: string | undefined) {
+  if (text === undefined) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new UsageError('report: --gates must be JSON, e.g. \'{"vs_baseline": {"SR": -0.05}}\'')
+  }
+  const parsed = z.looseObject({ vs_baseline: BaselineGateSchema.optional() }).safeParse(value)
+  if (!parsed.success) throw new UsageError(`report: --gates: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? 'invalid'} (SR and PA margins are drops ≤ 0, SCD a rise ≥ 0)`)
+  return parsed.data.vs_baseline
+}

@@ -1,0 +1,174 @@
+// Scores the world after every recorded call of one sample with the official scorer (the path of the final
+// score), reusing the ground truth, the compiled model and each distinct state's score; writes nothing.
+import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import type { BodyPose } from '../../world/index.ts'
+import { describeError, scoredFields } from '../rows.ts'
+import type { SampleScorer } from '../sample-scorer.ts'
+import { curveFigures, type CurveFigures } from './curve-figures.ts'
+import { readStepScenes } from './step-scenes.ts'
+
+/** One row of `steps`: the world right after one recorded call, scored. */
+export interface CurveStep {
+  /** `calls.jsonl` index of the call in the final episode. */
+  call_index: number
+  tool: string
+  call_status: 'completed' | 'error'
+  /** Seconds since the first recorded call started (call timestamps). */
+  elapsed_seconds: number
+  state_index: number
+  status: 'scored' | 'error'
+  /** Why the state could not be scored (`status` error only). */
+  error: string | null
+  SCD: number | null
+  PA: number
+  SR: number
+  parts_correct: number
+  parts_total: number
+}
+
+/** What the viewer needs of a scored state: per part correctness and the alignment that was applied. */
+export interface StateDetail {
+  state_index: number
+  /** Per part in `part_ids` order. */
+  correct: boolean[]
+  target_part_ids: string[]
+  /** Row-major 3×3 and translation (scaled coordinates) mapping the prediction onto the ground truth (§6.5). */
+  rotation: number[][] | null
+  translation: number[] | null
+}
+
+export interface SampleCurve {
+  block: string
+  sample_id: string
+  part_ids: string[]
+  scale_divisor: number
+  steps: CurveStep[]
+  figures: CurveFigures
+  states: StateDetail[]
+  final_state_index: number
+  episode_sha256: string
+  /** Scoring cost: states actually scored (distinct part poses) and the seconds spent on them (pose reading excluded). */
+  cost: { states_scored: number; scoring_seconds: number; total_seconds: number }
+}
+
+export interface ScoreSampleCurveInput {
+  pkg: BenchmarkPackage
+  sample: PackageSample
+  finalBytes: Uint8Array
+  finalSource: string
+  scorer: SampleScorer
+}
+
+interface StateScore {
+  status: 'scored' | 'error'
+  error: string | null
+  SCD: number | null
+  PA: number
+  SR: number
+  detail: StateDetail
+}
+
+/**
+ * The sample's curve: one step per recorded call, each the official score of the state the call ended in.
+ * Throws when the final episode itself is unscorable (the sample's official row is then an error row too);
+ * a state that fails to score becomes an error step (SCD null, PA 0, SR 0), as an error row would.
+ */
+export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<SampleCurve> {
+  const started = performance.now()
+  const { pkg, sample, scorer } = input
+  const evaluation = await loadEvaluation(pkg, sample)
+  const initialBytes = await readEpisode(pkg, sample)
+  const scenes = await readStepScenes({ finalBytes: input.finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: input.finalSource, initialSource: sample.episodePath })
+  const scores = new Map<number, StateScore>()
+  let scoringSeconds = 0
+  const scoreState = async (stateIndex: number, poses: BodyPose[]): Promise<StateScore> => {
+    const clock = performance.now()
+    try {
+      const score = scoredFields(await scorer.score({
+        partIds: evaluation.partIds,
+        clouds: evaluation.points,
+        gtPoses: evaluation.gtPoses,
+        finalPoses: poses,
+        groups: evaluation.groups,
+        scaleDivisor: evaluation.scaleDivisor,
+      }), { includeCandidates: false })
+      const byPart = new Map(score.parts.map(part => [part.part_id, part]))
+      return {
+        status: 'scored', error: null, SCD: score.SCD, PA: score.PA, SR: score.SR,
+        detail: {
+          state_index: stateIndex,
+          correct: evaluation.partIds.map(id => byPart.get(id)?.correct ?? false),
+          target_part_ids: evaluation.partIds.map(id => byPart.get(id)?.target_part_id ?? id),
+          rotation: score.alignment.rotation,
+          translation: score.alignment.translation,
+        },
+      }
+    } catch (error) {
+      return {
+        status: 'error', error: describeError(error), SCD: null, PA: 0, SR: 0,
+        detail: { state_index: stateIndex, correct: evaluation.partIds.map(() => false), target_part_ids: [...evaluation.partIds], rotation: null, translation: null },
+      }
+    } finally {
+      scoringSeconds += (performance.now() - clock) / 1000
+    }
+  }
+  // States in ascending order: each distinct state is scored once, however many read-only calls end in it, and a
+  // state whose part poses are bit-identical to an earlier one (move_camera, group_objects, a pose set back)
+  // reuses that score: the score is a function of the poses and the ground truth only.
+  const byPoses = new Map<string, StateScore>()
+  let statesScored = 0
+  for (const stateIndex of [...scenes.poses.keys()].sort((a, b) => a - b)) {
+    const poses = scenes.poses.get(stateIndex)!
+    const key = posesKey(poses)
+    const earlier = byPoses.get(key)
+    if (earlier !== undefined) {
+      scores.set(stateIndex, { ...earlier, detail: { ...earlier.detail, state_index: stateIndex } })
+      continue
+    }
+    const score = await scoreState(stateIndex, poses)
+    statesScored++
+    byPoses.set(key, score)
+    scores.set(stateIndex, score)
+  }
+  const origin = scenes.calls.length === 0 ? 0 : Date.parse(scenes.calls[0]!.timestamp)
+  const partsTotal = evaluation.partIds.length
+  const steps = scenes.calls.map((call): CurveStep => {
+    const score = scores.get(call.stateIndex)!
+    return {
+      call_index: call.index,
+      tool: call.name,
+      call_status: call.status,
+      elapsed_seconds: (Date.parse(call.timestamp) - origin) / 1000,
+      state_index: call.stateIndex,
+      status: score.status,
+      error: score.error,
+      SCD: score.SCD,
+      PA: score.PA,
+      SR: score.SR,
+      parts_correct: score.detail.correct.filter(Boolean).length,
+      parts_total: partsTotal,
+    }
+  })
+  return {
+    block: sample.block,
+    sample_id: sample.id,
+    part_ids: [...evaluation.partIds],
+    scale_divisor: evaluation.scaleDivisor,
+    steps,
+    figures: curveFigures(steps),
+    states: [...scores.values()].map(score => score.detail),
+    final_state_index: scenes.finalStateIndex,
+    episode_sha256: scenes.episodeSha256,
+    cost: { states_scored: statesScored, scoring_seconds: scoringSeconds, total_seconds: (performance.now() - started) / 1000 },
+  }
+}
+
+/** The exact bits of every pose (rotation, then position, part by part): equal keys mean equal scoring inputs. */
+function posesKey(poses: readonly BodyPose[]): string {
+  const bits = new Float64Array(12 * poses.length)
+  poses.forEach((pose, i) => {
+    bits.set(pose.rotation, 12 * i)
+    bits.set(pose.position, 12 * i + 9)
+  })
+  return Buffer.from(bits.buffer).toString('base64')
+}

@@ -1,0 +1,48 @@
+// Node only: writes a run's columnar files (metrics.arrow from metrics.jsonl; curves.json and steps.arrow) atomically.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { isFailedCurve, type RunCurves } from '../../evaluate/curves/index.ts'
+import { ReportError } from '../errors.ts'
+import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { metricsArrow, stepsArrow } from './arrow-tables.ts'
+import { MetricsRowSchema, type MetricsRowRecord } from './metrics-row-schema.ts'
+
+/** Reads and checks `dir/metrics.jsonl`; undefined when the file does not exist. Throws `ReportError` on a bad line. */
+export async function readMetricsRows(dir: string): Promise<MetricsRowRecord[] | undefined> {
+  const path = join(dir, 'metrics.jsonl')
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    return undefined
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (line.trim() === '') return []
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (cause) {
+      throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1} is not JSON; metrics.jsonl must hold one official row per line`, { file: path, cause })
+    }
+    const parsed = MetricsRowSchema.safeParse(value)
+    if (!parsed.success) throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? 'invalid'}; is this an official metrics.jsonl?`, { file: path })
+    return [parsed.data]
+  })
+}
+
+/** Writes `metrics.arrow` next to `metrics.jsonl` (same rows, same order); returns its path. */
+export async function writeMetricsArrow(dir: string, rows: readonly MetricsRowRecord[]): Promise<string> {
+  const path = join(dir, 'metrics.arrow')
+  await writeFileAtomic(path, metricsArrow(rows))
+  return path
+}
+
+/** Writes `curves.json` (every sample's steps, figures, states and costs) and `steps.arrow`; returns their paths. */
+export async function writeCurves(dir: string, curves: RunCurves): Promise<string[]> {
+  const json = join(dir, 'curves.json')
+  const arrow = join(dir, 'steps.arrow')
+  await writeFileAtomic(json, `${JSON.stringify(curves, null, 1)}\n`)
+  const steps = curves.samples.flatMap(sample => (isFailedCurve(sample) ? [] : sample.steps.map(step => ({ block: sample.block, sample_id: sample.sample_id, ...step }))))
+  await writeFileAtomic(arrow, stepsArrow(steps))
+  return [json, arrow]
+}

@@ -1,0 +1,186 @@
+// Node only: writes a run's static HTML report (index.html + assets/) — summary, paired comparison, per-sample
+// curves, timeline, pages, last capture and 3D replay. Computes curves when the run has none; reads ground truth
+// (the report is written after scoring, outside any agent's reach).
+import { mkdir, readFile, rm } from 'node:fs/promises'
+import { basename, join, resolve } from 'node:path'
+import { decodeEpisode, type Episode } from '../../episode/index.ts'
+import { benchmarkLayout, type SampleScorer } from '../../evaluate/index.ts'
+import { computeRunCurves, isFailedCurve, recordedPackageDir, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
+import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
+import { readRun, selectAttempts } from '../../runs/index.ts'
+import { summarize } from '../../scoring/index.ts'
+import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { readMetricsRows, writeCurves, type MetricsRowRecord } from '../columnar/index.ts'
+import { ReportError } from '../errors.ts'
+import { comparePaired, type PairedComparison } from '../paired/index.ts'
+import { bundleReportApp } from './bundle-app.ts'
+import { readCurvesFile } from './curves-file.ts'
+import { renderReportPage } from './render-page.ts'
+import type { ReportData, ReportSample } from './report-types.ts'
+import { buildViewerScene } from './scene-data.ts'
+import { lastCapture, renderFinalCaptures } from './final-captures.ts'
+
+export interface BuildReportOptions {
+  runDir: string
+  /** Default `<run>/report`. Replaced when it exists (it holds only a previous report). */
+  outDir?: string | undefined
+  baselineDir?: string | undefined
+  packageDir?: string | undefined
+  /**
+   * Computes curves when the run has no curves.json (they are then written into the run). Without a scorer
+   * the replay shows only the final state, placed and coloured from the official row.
+   */
+  scorer: SampleScorer | undefined
+  /** Render each final scene with capture_scene in headless Chromium (default true); else the agent's last capture. */
+  captures?: boolean
+  log?: (line: string) => void
+}
+
+export interface BuiltReport {
+  path: string
+  comparison: PairedComparison | null
+  baselineRows: MetricsRowRecord[] | null
+}
+
+const ASSETS = 'assets'
+const REPORT_MARKER = 'index.html'
+
+export async function buildReport(options: BuildReportOptions): Promise<BuiltReport> {
+  const log = options.log ?? (() => undefined)
+  const run = await readRun(options.runDir)
+  const rows = await readMetricsRows(run.dir)
+  if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the run has no metrics.jsonl yet; finish the run, or score it with `awb eval` first', { file: run.dir })
+  const pkg = await openPackage(options.packageDir ?? (await recordedPackageDir(run.dir)))
+  let curves = await readCurvesFile(run.dir)
+  if (curves === undefined && options.scorer !== undefined) {
+    log(`awb report: the run has no curves.json; scoring every recorded step (awb curves) first`)
+    curves = await computeRunCurves({ runDir: run.dir, packageDir: pkg.root, scorer: options.scorer })
+    await writeCurves(run.dir, curves)
+  }
+  const baselineRows = options.baselineDir === undefined ? null : await readBaselineRows(options.baselineDir)
+  const comparison = baselineRows === null ? null : comparePaired(rows, baselineRows)
+  const out = resolve(options.outDir ?? join(run.dir, 'report'))
+  await prepareOutDir(out)
+  const attempts = new Map((await selectAttempts([run.dir])).map(one => [`${one.block}/${one.sampleId}`, one.attempt?.dir]))
+  const captures = options.captures === false ? new Map<string, Uint8Array>() : await finalCaptures(rows, attempts, log)
+  const samples: ReportSample[] = []
+  for (const row of rows) {
+    const key = `${row.block}/${row.sample_id}`
+    samples.push(await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(key)))
+  }
+  const data: ReportData = {
+    title: `AssemblyWorldBench run ${basename(run.dir)}`,
+    run: run.dir,
+    generated_at: new Date().toISOString(),
+    samples,
+    comparison,
+  }
+  const layout = benchmarkLayout(pkg)
+  const html = renderReportPage({
+    data,
+    summary: summarize(rows, layout, { protocol: rows.find(row => row.protocol_version !== undefined)?.protocol_version ?? 'assembly-evaluation-v1' }),
+    layout,
+    baselineName: options.baselineDir === undefined ? null : basename(resolve(options.baselineDir)),
+    script: await bundleReportApp(),
+  })
+  const path = join(out, REPORT_MARKER)
+  await writeFileAtomic(path, html)
+  return { path, comparison, baselineRows }
+}
+
+/** Rendered final scenes of the samples with a saved export; a browser that will not start only costs the images. */
+async function finalCaptures(rows: readonly MetricsRowRecord[], attempts: ReadonlyMap<string, string | undefined>, log: (line: string) => void): Promise<Map<string, Uint8Array>> {
+  const targets = rows.flatMap((row) => {
+    const dir = attempts.get(`${row.block}/${row.sample_id}`)
+    return dir === undefined || row.episode_sha256 === undefined ? [] : [{ key: `${row.block}/${row.sample_id}`, episodePath: join(dir, 'final.episode.zip') }]
+  })
+  try {
+    return await renderFinalCaptures(targets, log)
+  } catch (error) {
+    log(`awb report: final captures skipped (headless Chromium did not start: ${error instanceof Error ? error.message : String(error)})`)
+    return new Map()
+  }
+}
+
+async function readBaselineRows(dir: string): Promise<MetricsRowRecord[]> {
+  const rows = await readMetricsRows(resolve(dir))
+  if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the baseline has no metrics.jsonl; pass a finished run directory (or an `awb eval` output) as --baseline', { file: dir })
+  return rows
+}
+
+/** A report folder is ours to replace only when it is empty or holds a previous report. */
+async function prepareOutDir(out: string): Promise<void> {
+  const previous = await readFile(join(out, REPORT_MARKER), 'utf8').catch(() => undefined)
+  if (previous !== undefined && !previous.includes('id="awb-data"')) throw new ReportError('REPORT_INPUT_INVALID', 'the output folder holds an index.html that is not an AssemblyWorldBench report; choose another --out', { file: out })
+  await rm(join(out, ASSETS), { recursive: true, force: true })
+  await mkdir(join(out, ASSETS), { recursive: true })
+}
+
+async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
+  const key = `${row.block}/${row.sample_id}`
+  const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
+  // A curve of another export (the run was resumed or rescored since) would replay the wrong trajectory.
+  const isStale = found !== undefined && !isFailedCurve(found) && row.episode_sha256 !== undefined && found.episode_sha256 !== row.episode_sha256
+  const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) || isStale ? undefined : found
+  const sample = findSample(pkg, row.block, row.sample_id)
+  const pages: string[] = []
+  for (const page of sample.pages) {
+    const name = `${ASSETS}/${sample.block}--${sample.slug}--page-${page.page}.${page.path.split('.').at(-1) ?? 'png'}`
+    await writeFileAtomic(join(out, name), await readPage(pkg, page))
+    pages.push(name)
+  }
+  let scene: ReportSample['scene'] = null
+  let capture: string | null = null
+  let captureKind: ReportSample['capture_kind'] = null
+  let curveError = found === undefined ? 'no per-step curve for this sample (compute them with `awb curves`, or AWB_CURVES=1 in a Vitest run)'
+    : isFailedCurve(found) ? found.error
+      : isStale ? 'curves.json was computed on another export of this sample; recompute it with `awb curves`' : null
+  const states = curve ?? finalStateOnly(row)
+  if (states !== undefined && attemptDir !== undefined) {
+    try {
+      const episode = await decodeEpisode(new Uint8Array(await readFile(join(attemptDir, 'final.episode.zip'))), { source: join(attemptDir, 'final.episode.zip') })
+      scene = await buildViewerScene(episode, await loadEvaluation(pkg, sample), states)
+      const png = rendered ?? lastCapture(episode)
+      captureKind = rendered !== undefined ? 'final' : png !== undefined ? 'agent-last' : null
+      if (png !== undefined) {
+        capture = `${ASSETS}/${sample.block}--${sample.slug}--capture.png`
+        await writeFileAtomic(join(out, capture), png)
+      }
+    } catch (error) {
+      curveError = `the replay could not be built: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+  const paired = comparison?.samples.find(s => s.key === key)
+  return {
+    key,
+    block: row.block,
+    sample_id: row.sample_id,
+    status: row.status,
+    error: row.error ?? null,
+    SR: row.SR,
+    PA: row.PA,
+    SCD: row.SCD,
+    parts_correct: row.parts?.filter(p => p.correct).length ?? null,
+    parts_total: row.parts?.length ?? null,
+    tool_calls: row.tool_calls,
+    duration_seconds: row.duration_seconds,
+    capture,
+    capture_kind: captureKind,
+    pages,
+    steps: curve?.steps ?? [],
+    figures: curve?.figures ?? null,
+    curve_error: curveError,
+    scene,
+    baseline: paired === undefined ? null : paired.delta,
+  }
+}
+
+/** Without a curve, the replay shows the scored final state as the official row describes it. */
+function finalStateOnly(row: MetricsRowRecord): Pick<SampleCurve, 'states' | 'scale_divisor'> | undefined {
+  if (row.status !== 'scored' || row.parts === undefined || row.state_index === undefined || row.scale_divisor === undefined) return undefined
+  // Row parts are in part_ids order (scoring.md §7), the order the viewer uses.
+  return {
+    scale_divisor: row.scale_divisor,
+    states: [{ state_index: row.state_index, correct: row.parts.map(p => p.correct), target_part_ids: row.parts.map(p => p.target_part_id), rotation: row.alignment?.rotation ?? null, translation: row.alignment?.translation ?? null }],
+  }
+}
