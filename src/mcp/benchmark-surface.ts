@@ -73,7 +73,10 @@ function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
  */
 export function createBenchmarkServer(relay: ToolRelay, gate: ToolCallGate, info: { name: string, version: string }): Server {
   const server = new Server(info, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }))
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    gate.noteListing()
+    return { tools: LISTED }
+  })
   server.setRequestHandler(CallToolRequestSchema, request => {
     const { name } = request.params
     const args = request.params.arguments ?? {}
