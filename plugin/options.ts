@@ -44,6 +44,13 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   scoringWorkers: z.number().int().min(0).optional(),
   /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
   agentCommand: z.array(z.string().min(1)).min(1).optional(),
+  /** Reasoning effort passed to Codex (`model_reasoning_effort`) / Claude Code (`--effort`) (AWB_EFFORT), free text. */
+  effort: z.string().min(1).optional(),
+  /**
+   * Codex `-c KEY=VALUE` overrides (AWB_CODEX_CONFIG, a JSON array): provider and endpoint keys only
+   * (`model_provider`, `model_providers.*`, `openai_base_url`, `model_context_window`).
+   */
+  codexConfig: z.array(z.string().min(1)).optional(),
 })
 export type AssemblyWorldOptions = z.infer<typeof AssemblyWorldOptionsSchema>
 
@@ -58,6 +65,8 @@ export interface ResolvedOptions {
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
   agentCommand: { command: string; args: string[] } | undefined
+  effort: string | undefined
+  codexConfig: string[]
 }
 
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
@@ -96,6 +105,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     sampleTimeoutSeconds: number('AWB_TIMEOUT_SECONDS'),
     scoringWorkers: number('AWB_SCORING_WORKERS'),
     agentCommand: json('AWB_AGENT_COMMAND'),
+    effort: text('AWB_EFFORT'),
+    codexConfig: json('AWB_CODEX_CONFIG'),
   }
   return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)) as Partial<AssemblyWorldOptions>
 }
@@ -120,6 +131,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
     scoringWorkers: value.scoringWorkers,
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
+    effort: value.effort,
+    codexConfig: value.codexConfig ?? [],
   }
 }
 

@@ -3,7 +3,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCliAgentOnRelay } from '../../agents/cli/index.ts'
+import { runCliAgentOnRelay, type CliExecution } from '../../agents/cli/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
 import { composePrompt } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
@@ -11,7 +11,7 @@ import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { RunWriter } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
 
 export interface BenchmarkSessionOptions {
   benchmark: string
@@ -27,6 +27,10 @@ export interface BenchmarkSessionOptions {
   recordedOptions: Record<string, unknown>
   /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
   agentCommand?: { command: string; args: string[] } | undefined
+  /** Reasoning effort for Codex / Claude Code, free text (undefined: the CLI's default). */
+  effort?: string | undefined
+  /** Codex `-c KEY=VALUE` overrides (provider and endpoint keys only). */
+  codexConfig?: readonly string[] | undefined
 }
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
@@ -41,6 +45,8 @@ export class BenchmarkSession {
   /** When each running sample started (ISO), for result.json `started_at`. */
   private readonly started = new Map<string, string>()
   private readonly selection: Record<string, string[]> = {}
+  /** What each CLI agent reported, kept on the Node side until its result.json is written (the page gets a summary). */
+  private readonly cliExecutions = new Map<string, CliExecution>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -133,7 +139,7 @@ export class BenchmarkSession {
       status: completed ? 'completed' : 'failed',
       started_at: this.started.get(key(block, sampleId)) ?? null,
       finished_at: new Date().toISOString(),
-      execution: { ...report.execution, exit_code: null, agent_error: report.execution.error, parse_errors: 0 },
+      execution: this.executionRecord(block, sampleId, report.execution),
       archive: report.archive,
       agent_outcome: report.agentOutcome,
       cleanup_error: null,
@@ -165,14 +171,28 @@ export class BenchmarkSession {
         relay: createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages }),
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
+        effort: this.options.effort,
+        codexConfig: this.options.codexConfig,
         ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
         onRecord: entry => this.record(block, sampleId, entry),
       })
       const { execution } = run
+      this.cliExecutions.set(key(block, sampleId), execution)
       return { status: execution.status, finalAnswer: execution.final_answer, error: execution.error ?? execution.agent_error, usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
     } finally {
       await rm(workspace, { recursive: true, force: true })
     }
+  }
+
+  /**
+   * result.json `execution`: for a CLI agent what the CLI itself reported (exit code, parse errors, its own
+   * error, warnings, stderr apart), held here rather than trusted from the page; otherwise the page's report.
+   */
+  private executionRecord(block: string, sampleId: string, reported: FinishSampleRequest['execution']): FinishSampleRequest['execution'] & Record<string, unknown> {
+    const cli = this.cliExecutions.get(key(block, sampleId))
+    this.cliExecutions.delete(key(block, sampleId))
+    if (cli !== undefined) return { ...cli }
+    return { ...reported, exit_code: null, agent_error: reported.error, parse_errors: 0 }
   }
 
   /** Ends the run: final status in run.json, scoring workers stopped. */
