@@ -11,8 +11,9 @@ import { join } from 'node:path'
 export const PINNED_CLIS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
-  // The v1 line: the Inspector 2.x CLI needs Node ≥ 22.19, this project runs on Node 20.
-  inspector: { pkg: '@modelcontextprotocol/inspector-cli', version: '1.0.3', bin: 'mcp-inspector-cli' },
+  // The v1 line: Inspector 2.x needs Node ≥ 22.19; 1.0.3's CLI mode runs on Node 20 (its engines field says 22,
+  // for the web UI we do not start). The separate inspector-cli package cannot run outside this one.
+  inspector: { pkg: '@modelcontextprotocol/inspector', version: '1.0.3', bin: 'mcp-inspector' },
 } as const satisfies Record<string, { pkg: string, version: string, bin: string }>
 
 export type PinnedCli = keyof typeof PINNED_CLIS
