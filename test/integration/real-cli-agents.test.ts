@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runDoctor } from '../../src/cli/commands/doctor.ts'
 import { decodeEpisode } from '../../src/episode/index.ts'
 import { ensureAgentCli, type InstalledCli } from '../helpers/agent-cli-install.ts'
 import { DEFAULT_TOOL_SCRIPT, SSE_FINAL_ANSWER, startSseModelServer, type SseModelServer } from '../helpers/fake-sse-model-server.ts'
@@ -118,5 +119,13 @@ describe('real agent CLIs through the browser', () => {
     // Only the extra tools no flag can switch off are left beside the assembly namespace.
     const offered = (server.conversationRequests()[0]?.body.tools as { name: string }[]).map(tool => tool.name).sort()
     expect(offered).toEqual(['list_mcp_resource_templates', 'list_mcp_resources', 'mcp__assembly', 'read_mcp_resource', 'request_user_input'])
+  }, RUN_TIMEOUT_MS)
+
+  it('awb doctor: each CLI found does a real MCP handshake and its model is offered the four tools', async () => {
+    const home = join(work, 'home-doctor')
+    await mkdir(home, { recursive: true })
+    const report = await runDoctor({ ...process.env, HOME: home, CODEX_HOME: home, PATH: [clis.claude!.binDir, clis.codex!.binDir, process.env.PATH ?? ''].join(delimiter) }, { cwd: home })
+    expect(report.checks['agent claude']).toMatchObject({ status: 'ok', data: { version: '2.1.197 (Claude Code)', tools: ['mcp__assembly__execute_webmcp_tool', 'mcp__assembly__list_pages', 'mcp__assembly__list_webmcp_tools', 'mcp__assembly__read_manual_page'] } })
+    expect(report.checks['agent codex']).toMatchObject({ status: 'ok', data: { version: 'codex-cli 0.171.0', tools: ['mcp__assembly.execute_webmcp_tool', 'mcp__assembly.list_pages', 'mcp__assembly.list_webmcp_tools', 'mcp__assembly.read_manual_page'] } })
   }, RUN_TIMEOUT_MS)
 })

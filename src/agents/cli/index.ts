@@ -18,3 +18,4 @@ export {
   type CliAgentKind, type CliAgentRun, type CliExecution, type McpActivity, type RunCliAgentOptions,
 } from './run-cli-agent.ts'
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
+export { checkCliMcpHandshake, HANDSHAKE_TIMEOUT_MS, type HandshakeOptions, type HandshakeResult } from './mcp-handshake.ts'
