@@ -23,11 +23,19 @@ export const GatesSchema = z.strictObject({
   overall: GateSchema.optional(),
 })
 
+/** A bring-your-own agent program: argv, run in the sample's workspace (README, "Bring your own agent"). */
+export const ExternalAgentOptionSchema = z.strictObject({
+  command: z.array(z.string().min(1)).min(1),
+})
+
 export const AssemblyWorldOptionsSchema = z.strictObject({
   /** Benchmark package directory (AWB_BENCHMARK); default: the bundled `fixtures/awb-mini`. */
   benchmark: z.string().min(1).optional(),
-  /** Agent name (AWB_AGENT): `replay` (default), `idle`, … */
-  agent: z.string().min(1).optional(),
+  /**
+   * Agent name (AWB_AGENT): `replay` (default), `idle`, …; or `{command: ['python3', 'agent.py']}`, a program in
+   * any language run per sample against its MCP endpoint (AWB_AGENT as that JSON object).
+   */
+  agent: z.union([z.string().min(1), ExternalAgentOptionSchema]).optional(),
   /** Model name passed to model-backed agents (AWB_MODEL). */
   model: z.string().min(1).optional(),
   /** Calls scripts of the replay agent (AWB_DEMONSTRATIONS); default: `fixtures/demonstrations`. */
@@ -56,7 +64,10 @@ export type AssemblyWorldOptions = z.infer<typeof AssemblyWorldOptionsSchema>
 
 export interface ResolvedOptions {
   benchmark: string
+  /** The agent's name; `external` for a `{command}` agent. */
   agent: string
+  /** The program of an `{command}` agent. */
+  externalAgent: readonly [string, ...string[]] | undefined
   model: string | undefined
   demonstrations: string
   thresholds: Record<string, z.infer<typeof ThresholdsSchema>>
@@ -96,7 +107,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
   const text = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
   const fromEnv = {
     benchmark: text('AWB_BENCHMARK'),
-    agent: text('AWB_AGENT'),
+    // A JSON object is an external agent (`{"command": ["python3", "agent.py"]}`), anything else a name.
+    agent: env.AWB_AGENT?.trim().startsWith('{') === true ? json('AWB_AGENT') : text('AWB_AGENT'),
     model: text('AWB_MODEL'),
     demonstrations: text('AWB_DEMONSTRATIONS'),
     thresholds: json('AWB_THRESHOLDS'),
@@ -122,7 +134,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
   const value = parsed.data
   return {
     benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
-    agent: value.agent ?? 'replay',
+    agent: typeof value.agent === 'object' ? 'external' : value.agent ?? 'replay',
+    externalAgent: typeof value.agent === 'object' ? [value.agent.command[0]!, ...value.agent.command.slice(1)] : undefined,
     model: value.model,
     demonstrations: value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations),
     thresholds: value.thresholds ?? {},

@@ -19,3 +19,4 @@ export {
 } from './run-cli-agent.ts'
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
 export { checkCliMcpHandshake, HANDSHAKE_TIMEOUT_MS, type HandshakeOptions, type HandshakeResult } from './mcp-handshake.ts'
+export { copyPages } from './workspace-pages.ts'

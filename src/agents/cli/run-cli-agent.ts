@@ -1,8 +1,7 @@
 // Node only: runs one Codex / Claude Code agent for a sample end to end — pages into the workspace, invocation,
 // streamed events → privacy-filtered conversation records, execution fields, outcome, quota text (runner.md
 // §4 steps 2–3 and 6–7, §4.5, §4.6). The MCP surface and the page are the caller's.
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { writeFile } from 'node:fs/promises'
 import { bridgeCommand } from '../../mcp/index.ts'
 import { type AgentOutcome, parseAgentOutcome } from '../agent-outcome.ts'
 import type { ConversationEntry, ReferencePage } from '../agent.ts'
@@ -13,13 +12,11 @@ import { buildCodexInvocation } from './codex-command.ts'
 import { readCodexEvent } from './codex-events.ts'
 import { type CliInvocation, MCP_SERVER_NAME, type McpStdioServer, type WorkspacePage } from './invocation.ts'
 import { isQuotaExhausted } from './quota.ts'
+import { copyPages } from './workspace-pages.ts'
 import { type CliStreamState, emptyStreamState } from './stream-state.ts'
 
 export const CLI_AGENT_KINDS = ['codex', 'claude'] as const
 export type CliAgentKind = (typeof CLI_AGENT_KINDS)[number]
-
-/** File extensions of reference pages in the workspace, by media type. */
-const PAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }
 
 export interface RunCliAgentOptions {
   kind: CliAgentKind
@@ -138,18 +135,6 @@ function codexKeyEnvironment(kind: CliAgentKind, env: NodeJS.ProcessEnv): Record
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value
-}
-
-/** Writes the pages as `reference-0001.<ext>`, … (benchmark-package.md §13.3 item 2). */
-async function copyPages(workspace: string, pages: readonly ReferencePage[]): Promise<WorkspacePage[]> {
-  await mkdir(workspace, { recursive: true })
-  const copied: WorkspacePage[] = []
-  for (const [index, page] of pages.entries()) {
-    const path = join(workspace, `reference-${String(index + 1).padStart(4, '0')}.${PAGE_EXTENSIONS[page.mimeType] ?? 'bin'}`)
-    await writeFile(path, page.bytes, { mode: 0o600 })
-    copied.push({ ...page, path })
-  }
-  return copied
 }
 
 /** One stdout line → records; a line that is not a JSON object is a `parse_error` (and fails the run). */

@@ -4,8 +4,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliAgentOnRelay, type CliExecution } from '../../agents/cli/index.ts'
+import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
-import { composePrompt } from '../../agents/index.ts'
+import { composePrompt, type ConversationEntry } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
@@ -31,6 +32,8 @@ export interface BenchmarkSessionOptions {
   effort?: string | undefined
   /** Codex `-c KEY=VALUE` overrides (provider and endpoint keys only). */
   codexConfig?: readonly string[] | undefined
+  /** The program of an external agent (`agent: {command}`); used when `agent` is `external`. */
+  externalAgent?: readonly [string, ...string[]] | undefined
 }
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
@@ -164,24 +167,35 @@ export class BenchmarkSession {
     const referencePages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream', bytes: await readPage(this.pkg, page) })))
     const workspace = await mkdtemp(join(tmpdir(), 'awb-agent-'))
     try {
-      const run = await runCliAgentOnRelay({
-        kind: spec.cli,
-        model: spec.model,
+      const relay = createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages })
+      const common = {
         prompt: composePrompt(blockInfo.taskText),
-        relay: createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages }),
+        relay,
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
-        effort: this.options.effort,
-        codexConfig: this.options.codexConfig,
-        ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
-        onRecord: entry => this.record(block, sampleId, entry),
-      })
+        onRecord: (entry: ConversationEntry) => this.record(block, sampleId, entry),
+      }
+      const run = spec.cli === 'external'
+        ? await runExternalAgentOnRelay({ ...common, command: this.externalProgram(block, sampleId), cwd: process.cwd(), sample: { block, sampleId }, model: this.options.model })
+        : await runCliAgentOnRelay({
+          ...common,
+          kind: spec.cli,
+          model: spec.model,
+          effort: this.options.effort,
+          codexConfig: this.options.codexConfig,
+          ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
+        })
       const { execution } = run
       this.cliExecutions.set(key(block, sampleId), execution)
       return { status: execution.status, finalAnswer: execution.final_answer, error: execution.error ?? execution.agent_error, usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
     } finally {
       await rm(workspace, { recursive: true, force: true })
     }
+  }
+
+  private externalProgram(block: string, sampleId: string): readonly [string, ...string[]] {
+    if (this.options.externalAgent === undefined) throw new Error(`the external agent of ${block}/${sampleId} has no program: set agent: {command: [...]}`)
+    return this.options.externalAgent
   }
 
   /**
@@ -218,6 +232,9 @@ export class BenchmarkSession {
     switch (this.options.agent) {
       case 'idle':
         return { kind: 'idle' }
+      case 'external':
+        if (this.options.externalAgent === undefined) return { kind: 'unavailable', reason: 'the external agent needs a program: set the plugin option agent: {command: [...]} or AWB_AGENT=\'{"command": [...]}\'' }
+        return { kind: 'cli', cli: 'external', model: this.options.model ?? 'external' }
       case 'replay': {
         const source = join(this.options.demonstrations, sample.block, `${sample.slug}.calls.jsonl`)
         try {
