@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { runCliAgent, runCliAgentOnRelay, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
+import { runCliAgent, runCliAgentOnRelay, summarizeFailure, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
 import { composePrompt, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
 import { encodeEpisode, decodeEpisode } from '../../src/episode/index.ts'
 import { createScorer, scoreFinalEpisode, type SampleScorer } from '../../src/evaluate/index.ts'
@@ -137,6 +137,8 @@ describe('CLI agents through the benchmark surface', () => {
     expect(run.execution.error).toContain('exited with code 3')
     expect(run.execution.error).not.toContain('simulated crash')
     expect(run.execution.stderr).toContain('simulated crash')
+    // The one-line summary a test report shows quotes the end of stderr.
+    expect(summarizeFailure(run.execution)).toMatch(/exited with code 3 \(stderr: fake-agent-cli: simulated crash/)
     expect(run.outcome).toBeNull()
   })
 

@@ -14,7 +14,7 @@ export {
   type AgentProcessOptions, type AgentProcessResult,
 } from './agent-process.ts'
 export {
-  CLI_AGENT_KINDS, runCliAgent,
+  CLI_AGENT_KINDS, runCliAgent, summarizeFailure,
   type CliAgentKind, type CliAgentRun, type CliExecution, type McpActivity, type RunCliAgentOptions,
 } from './run-cli-agent.ts'
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'

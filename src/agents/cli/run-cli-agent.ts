@@ -204,3 +204,17 @@ function failureText(status: CliExecution['status'], state: CliStreamState, resu
   if (reasons.length === 0 && result.stderrTail.trim() !== '') reasons.push('see stderr')
   return reasons.join('; ')
 }
+
+/** How much of stderr a one-line failure summary quotes, in characters. */
+const SUMMARY_STDERR_CHARS = 600
+
+/**
+ * One line for a test report: the failure reason plus the end of stderr (where a crashing CLI says why). The
+ * execution record keeps both apart; this is only for people. Null when the run completed.
+ */
+export function summarizeFailure(execution: Pick<CliExecution, 'status' | 'error' | 'agent_error' | 'stderr'>): string | null {
+  if (execution.status === 'completed') return null
+  const reason = execution.error ?? execution.agent_error ?? execution.status
+  const tail = execution.stderr.trim().slice(-SUMMARY_STDERR_CHARS).replace(/\s*\n\s*/g, ' / ')
+  return tail === '' ? reason : `${reason} (stderr: ${tail})`
+}

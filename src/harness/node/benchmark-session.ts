@@ -3,7 +3,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCliAgentOnRelay, type CliExecution } from '../../agents/cli/index.ts'
+import { runCliAgentOnRelay, summarizeFailure, type CliExecution } from '../../agents/cli/index.ts'
 import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
 import { composePrompt, type ConversationEntry } from '../../agents/index.ts'
@@ -187,7 +187,7 @@ export class BenchmarkSession {
         })
       const { execution } = run
       this.cliExecutions.set(key(block, sampleId), execution)
-      return { status: execution.status, finalAnswer: execution.final_answer, error: execution.error ?? execution.agent_error, usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
+      return { status: execution.status, finalAnswer: execution.final_answer, error: summarizeFailure(execution), usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
     } finally {
       await rm(workspace, { recursive: true, force: true })
     }
