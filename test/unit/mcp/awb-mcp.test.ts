@@ -64,6 +64,22 @@ describe('awb mcp', () => {
     await client.close()
   })
 
+  it('keeps serving and saving when the client closes its stderr (no EPIPE crash)', async () => {
+    const out = join(dir, 'closed-stderr-final.zip')
+    const transport = new StdioClientTransport({ command: process.execPath, args: [AWB, 'mcp', '--episode', input, '--node', '--out', out], stderr: 'pipe' })
+    const client = new Client({ name: 'test', version: '0' })
+    await client.connect(transport)
+    ;(transport.stderr as NodeJS.ReadableStream & { destroy(): void } | null)?.destroy()
+    await execute(client, 'translate_objects', { ids: ['part-0001'], delta: [0.1, 0, 0] })
+    // The next line goes to the closed stderr; the process must survive it and still answer.
+    expect((await execute(client, 'get_scene')).answer.status).toBe('Completed')
+    const exited = new Promise<void>(resolve => transport.onclose = () => resolve())
+    await client.close()
+    await exited
+    const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+    expect(final.calls.map(call => call.name)).toEqual(['translate_objects', 'get_scene'])
+  })
+
   it('refuses to overwrite the input and an unknown surface (usage errors)', async () => {
     const same = await runCli(['mcp', '--episode', input, '--out', input, '--node'])
     expect(same.code).toBe(2)
