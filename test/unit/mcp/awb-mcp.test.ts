@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -69,7 +70,8 @@ describe('awb mcp', () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [AWB, 'mcp', '--episode', input, '--node', '--out', out], stderr: 'pipe' })
     const client = new Client({ name: 'test', version: '0' })
     await client.connect(transport)
-    ;(transport.stderr as NodeJS.ReadableStream & { destroy(): void } | null)?.destroy()
+    expect(transport.stderr).toBeInstanceOf(Readable)
+    if (transport.stderr instanceof Readable) transport.stderr.destroy()
     await execute(client, 'translate_objects', { ids: ['part-0001'], delta: [0.1, 0, 0] })
     // The next line goes to the closed stderr; the process must survive it and still answer.
     expect((await execute(client, 'get_scene')).answer.status).toBe('Completed')
