@@ -7,6 +7,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCliAgent } from '../../src/agents/cli/index.ts'
+import { composePrompt } from '../../src/agents/index.ts'
 import { runDoctor } from '../../src/cli/commands/doctor.ts'
 import { decodeEpisode } from '../../src/episode/index.ts'
 import { ensureAgentCli, type InstalledCli } from '../helpers/agent-cli-install.ts'
@@ -127,5 +129,28 @@ describe('real agent CLIs through the browser', () => {
     const report = await runDoctor({ ...process.env, HOME: home, CODEX_HOME: home, PATH: [clis.claude!.binDir, clis.codex!.binDir, process.env.PATH ?? ''].join(delimiter) }, { cwd: home })
     expect(report.checks['agent claude']).toMatchObject({ status: 'ok', data: { version: '2.1.197 (Claude Code)', tools: ['mcp__assembly__execute_webmcp_tool', 'mcp__assembly__list_pages', 'mcp__assembly__list_webmcp_tools', 'mcp__assembly__read_manual_page'] } })
     expect(report.checks['agent codex']).toMatchObject({ status: 'ok', data: { version: 'codex-cli 0.171.0', tools: ['mcp__assembly.execute_webmcp_tool', 'mcp__assembly.list_pages', 'mcp__assembly.list_webmcp_tools', 'mcp__assembly.read_manual_page'] } })
+  }, RUN_TIMEOUT_MS)
+
+  it.each(['claude', 'codex'] as const)('%s with an MCP server that cannot connect: never a pass, an infrastructure failure with the reason', async (kind) => {
+    const home = join(work, `home-unreachable-${kind}`)
+    await mkdir(home, { recursive: true })
+    const run = await runCliAgent({
+      kind,
+      model: kind === 'claude' ? 'claude-fake' : 'gpt-fake',
+      prompt: composePrompt('Assemble the supplied parts.\n'),
+      pages: [],
+      // Nothing listens on port 9 of the loopback: the stdio bridge starts, its endpoint never answers.
+      mcp: { url: 'http://127.0.0.1:9/unreachable/mcp' },
+      workspace: await mkdtemp(join(work, 'ws-')),
+      env: { ...process.env, HOME: home, CODEX_HOME: home, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', CODEX_API_KEY: '' },
+      executable: { command: clis[kind]!.bin },
+      timeoutMs: 120_000,
+      mcpActivity: () => ({ listings: 0, calls: 0 }),
+      onRecord: () => undefined,
+    })
+    expect(run.execution.status).toBe('failed')
+    // Claude reports the server `failed` in its init event; Codex (server `required`) never lists any tool.
+    expect(run.execution.infrastructure_error).toMatch(kind === 'claude' ? /the assembly MCP server was "failed"/ : /never reached the assembly MCP server/)
+    expect(run.execution.error).toMatch(/^InfrastructureError: /)
   }, RUN_TIMEOUT_MS)
 })
