@@ -1,22 +1,55 @@
-// The browser commands through which a block suite reaches the Node side of its run (files, scoring).
-import type { BrowserCommand } from 'vitest/node'
-import type { BenchmarkSession } from '../src/harness/node/index.ts'
-import { modelRequest } from '../src/llm/index.ts'
+// The browser commands through which a block suite reaches the Node side of its run (files, scoring), and the
+// refusals that replace Vitest's own host-touching commands in block projects. Page code is untrusted (agents run
+// there): every command is bound to the project Vitest says sent it, and the session's SampleGate checks the rest.
+import type { BrowserCommand, BrowserCommandContext } from 'vitest/node'
+import type { BenchmarkSession, CommandCaller } from '../src/harness/node/index.ts'
+
+/**
+ * The caller as the Node side knows it: the block its project was configured for (Vitest routes each command
+ * from a page to that page's project, so the page cannot choose it).
+ */
+export function callerOf(context: Pick<BrowserCommandContext, 'project'>): CommandCaller {
+  return { project: blockOfProject(context.project) ?? `(project ${context.project.name} runs no benchmark block)` }
+}
+
+/** The block a block project was created for (its provided `awbBlock`), or undefined for any other project. */
+export function blockOfProject(project: Pick<BrowserCommandContext['project'], 'getProvidedContext'>): string | undefined {
+  const provided = project.getProvidedContext() as { awbBlock?: { name?: unknown } }
+  return typeof provided.awbBlock?.name === 'string' ? provided.awbBlock.name : undefined
+}
 
 /** Builds the commands over a session that is opened on first use (config time has no session yet). */
 export function createBrowserCommands(session: () => Promise<BenchmarkSession>) {
-  const awbStartSample: BrowserCommand<[block: string, sampleId: string]> = async (_context, block, sampleId) =>
-    (await session()).startSample(block, sampleId)
-  const awbRecord: BrowserCommand<[block: string, sampleId: string, entry: { type: string } & Record<string, unknown>]> = async (_context, block, sampleId, entry) =>
-    (await session()).record(block, sampleId, entry)
-  const awbSaveFinal: BrowserCommand<[block: string, sampleId: string, base64: string]> = async (_context, block, sampleId, base64) =>
-    (await session()).saveFinal(block, sampleId, base64)
-  const awbFinishSample: BrowserCommand<[block: string, sampleId: string, report: unknown]> = async (_context, block, sampleId, report) =>
-    (await session()).finishSample(block, sampleId, report)
+  const awbSamplePlan: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
+    (await session()).samplePlan(callerOf(context), block, sampleId)
+  const awbStartSample: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
+    (await session()).startSample(callerOf(context), block, sampleId)
+  const awbRecord: BrowserCommand<[block: string, sampleId: string, entry: unknown]> = async (context, block, sampleId, entry) =>
+    (await session()).record(callerOf(context), block, sampleId, entry)
+  const awbSaveFinal: BrowserCommand<[block: string, sampleId: string, base64: string]> = async (context, block, sampleId, base64) =>
+    (await session()).saveFinal(callerOf(context), block, sampleId, base64)
+  const awbFinishSample: BrowserCommand<[block: string, sampleId: string, report: unknown]> = async (context, block, sampleId, report) =>
+    (await session()).finishSample(callerOf(context), block, sampleId, report)
   // API agents run in the page; their model requests come here so that API keys never reach the page.
-  const awbModelRequest: BrowserCommand<[request: unknown]> = async (_context, request) => modelRequest(request)
+  const awbModelRequest: BrowserCommand<[request: unknown]> = async (context, request) =>
+    (await session()).modelRequest(callerOf(context), request)
   // CLI agents run here; their MCP relay reaches the tools the test's frame exposed (exposeToolRelay).
   const awbRunCliAgent: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
-    (await session()).runCliAgent(block, sampleId, await context.frame())
-  return { awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
+    (await session()).runCliAgent(callerOf(context), block, sampleId, await context.frame())
+  return { awbSamplePlan, awbStartSample, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
+}
+
+/**
+ * Vitest's built-in commands that read, write or remove host files (or write screenshots), replaced in block
+ * projects by a refusal: an agent in the page must not read the package or plant files in the project. The
+ * provider's own commands that touch files (upload, screenshots, traces) are held by `browser.api.allowWrite:
+ * false` and `server.fs.deny` instead, since Vitest consults them before any project command.
+ */
+export const REFUSED_VITEST_COMMANDS = ['readFile', 'writeFile', 'removeFile', '__vitest_fileInfo', '__vitest_screenshot', '__vitest_screenshotMatcher'] as const
+
+export function refusedVitestCommands(): Record<(typeof REFUSED_VITEST_COMMANDS)[number], BrowserCommand<unknown[]>> {
+  const refuse = (name: string): BrowserCommand<unknown[]> => () => {
+    throw new Error(`${name} is disabled in benchmark block projects: page code (the agent) may not touch host files. The harness reaches the host only through its own awb* commands.`)
+  }
+  return Object.fromEntries(REFUSED_VITEST_COMMANDS.map(name => [name, refuse(name)])) as Record<(typeof REFUSED_VITEST_COMMANDS)[number], BrowserCommand<unknown[]>>
 }

@@ -10,9 +10,12 @@ import { BenchmarkSession } from '../src/harness/node/index.ts'
 import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
-import { createBrowserCommands } from './browser-commands.ts'
-import { createInputRoute, episodeUrl, pageUrl } from './input-route.ts'
-import { BUNDLED_BENCHMARK, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
+import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
+import { createInputRoute, sharedInputGrants } from './input-route.ts'
+import { BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
+import { drainOnInterrupt } from './interrupt.ts'
+import { RunningTests } from './running-tests.ts'
+import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
@@ -20,8 +23,10 @@ export type { BlockContext, SampleMeta } from './types.ts'
 
 /** The per-block test file every block project runs. */
 const BLOCK_SUITE = resolve(import.meta.dirname, '..', 'suites', 'benchmark-block.ts')
-/** Where the root instance leaves its aggregate reporter for configureVitest (see there). */
-const REPORTER_SLOT = Symbol.for('assembly-world-bench.aggregate-reporter')
+/** Where the root instance leaves its reporters (aggregate, running tests) for configureVitest (see there). */
+const REPORTER_SLOT = Symbol.for('assembly-world-bench.reporters')
+/** This project's own files: served to the page (the suite and the harness), so never protected. */
+const PLUGIN_ROOT = resolve(import.meta.dirname, '..')
 /** Allowance beyond the agent's own limit for opening, exporting and scoring one sample. */
 const SAMPLE_OVERHEAD_MS = 180_000
 
@@ -30,14 +35,28 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let opened: Promise<BenchmarkPackage> | undefined
   let session: Promise<BenchmarkSession> | undefined
   let reporter: AggregateReporter | undefined
+  const runningTests = new RunningTests({
+    onTestEnded: (block, sampleId) => {
+      void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
+    },
+  })
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
-  const getSession = (root: string) => (session ??= BenchmarkSession.open({
+  const getSession = (root: string) => (session ??= openSession(root))
+  const openSession = async (root: string) => BenchmarkSession.open({
     ...getResolved(root),
-    urls: { episode: episodeUrl, page: pageUrl },
+    // The package config() opened and verified: verifying it again would only cost time.
+    pkg: await getPackage(root),
+    inputs: sharedInputGrants(),
+    moduleUrl: path => `/@fs${path}`,
     recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
-  }))
+    awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
+  }).then((ready) => {
+    // Installed once samples run, after Vitest's own SIGINT listener exists (it exits at once).
+    drainOnInterrupt(() => ready.interrupt(), line => console.error(line))
+    return ready
+  })
 
   return {
     name: 'assembly-world-bench',
@@ -52,6 +71,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const pkg = await getPackage(root)
       const shared = {
         optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+        // Every Vite server of the run (the block projects' browser servers included) refuses the answers.
+        server: { fs: { deny: fsDenyPatterns(protectedDirs(settings, pkg.root)) } },
       }
       // Vitest resolves each project's config through the same plugins: add projects only at the root.
       if (userConfig.test?.name !== undefined) return shared
@@ -77,7 +98,10 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             screenshotFailures: false,
             instances: [{ browser: 'chromium' as const }],
             provider: playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS] } }),
-            commands,
+            // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
+            // and no CDP. The harness saves through its own commands.
+            api: { allowWrite: false, allowExec: false },
+            commands: { ...refusedVitestCommands(), ...commands },
           },
         },
       }))
@@ -89,7 +113,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
         close: async status => { if (session !== undefined) await (await session).close(status) },
       })
-      Reflect.set(globalThis, REPORTER_SLOT, reporter)
+      Reflect.set(globalThis, REPORTER_SLOT, [reporter, runningTests])
       return { ...shared, test: { projects } }
     },
     configureVitest({ vitest }) {
@@ -98,17 +122,41 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       // every run, whatever the reporter selection, and in --merge-reports.
       // Vitest evaluates the config again for each project, so this hook may run on another instance of this
       // plugin than the root's config(): the root leaves its reporter in a process-wide slot.
-      const aggregate: unknown = Reflect.get(globalThis, REPORTER_SLOT)
+      const ours: unknown = Reflect.get(globalThis, REPORTER_SLOT)
       const reporters = vitest.config.reporters
-      if (aggregate instanceof Object && !reporters.includes(aggregate as AggregateReporter)) reporters.push(aggregate as AggregateReporter)
+      if (Array.isArray(ours)) for (const one of ours as (AggregateReporter | RunningTests)[]) if (!reporters.includes(one)) reporters.push(one)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.
-      if (opened === undefined) return
-      const route = opened.then(createInputRoute)
+      if (opened === undefined || resolved === undefined) return
+      // First of all middlewares: nothing of the package, the runs or the demonstrations leaves this server.
+      const settings = resolved
+      const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(protectedDirs(settings, pkg.root)) }))
+      server.middlewares.use((req, res, next) => {
+        void guard.then(handle => handle(req, res, next), () => next())
+      })
+      const route = opened.then(pkg => createInputRoute(pkg, sharedInputGrants()))
       server.middlewares.use((req, res, next) => {
         void route.then(handle => handle(req, res, next), () => next())
       })
     },
   }
+}
+
+/**
+ * What no page may read: the package, the runs (earlier final episodes solve samples), the demonstrations (scripts
+ * that solve samples) and the bundled fixtures (their generator). None may contain this project's own files, which
+ * the page needs, nor a page agent module.
+ */
+function protectedDirs(settings: ResolvedOptions, packageRoot: string): string[] {
+  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, BUNDLED_FIXTURES]
+  for (const dir of dirs) {
+    if (PLUGIN_ROOT === dir || PLUGIN_ROOT.startsWith(`${dir}/`)) {
+      throw new Error(`assemblyWorld: ${dir} (benchmark, runsRoot or demonstrations) contains the plugin itself; agents must not read it, so it needs a folder of its own`)
+    }
+    if (settings.agent.startsWith(`${dir}/`)) {
+      throw new Error(`assemblyWorld: the agent module ${settings.agent} lies in ${dir}, which is never served to the page (benchmark, runs, demonstrations); move it elsewhere in the project`)
+    }
+  }
+  return dirs
 }

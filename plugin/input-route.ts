@@ -1,4 +1,6 @@
-// Serves the agent-visible inputs of a package over HTTP: initial episodes and reference pages, nothing else.
+// Serves the agent-visible inputs of the running samples over HTTP: each started sample's initial episode and
+// reference pages, under an unguessable per-sample token, while it is open; nothing else.
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname } from 'node:path'
 import { readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../src/package/index.ts'
@@ -8,59 +10,85 @@ export const INPUT_ROUTE_PREFIX = '/@awb/input/'
 
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' }
 
-/** URL of a sample's initial episode: `/@awb/input/<block>/<slug>/initial.episode.zip`. */
-export function episodeUrl(block: string, slug: string): string {
-  return `${INPUT_ROUTE_PREFIX}${encodeURIComponent(block)}/${encodeURIComponent(slug)}/initial.episode.zip`
+/** Where the grants live: every instance of the plugin in this process (one per Vite server) serves the same. */
+const GRANTS_SLOT = Symbol.for('assembly-world-bench.input-grants')
+
+/** The URLs of one open sample's inputs, valid until revoked. */
+export interface InputGrant {
+  /** `/@awb/input/<token>/initial.episode.zip` */
+  episodeUrl: string
+  /** `/@awb/input/<token>/pages/<page>` (1-based). */
+  pageUrl(page: number): string
+  revoke(): void
 }
 
-/** URL of a sample's reference page `page` (1-based): `/@awb/input/<block>/<slug>/pages/<page>`. */
-export function pageUrl(block: string, slug: string, page: number): string {
-  return `${INPUT_ROUTE_PREFIX}${encodeURIComponent(block)}/${encodeURIComponent(slug)}/pages/${page}`
+/**
+ * The open samples' tokens. A sample's inputs are served only to whoever holds its token (the page that started
+ * it), only while it is open: not another sample's reference pages (the same shape is in two PartNet blocks, one
+ * without a reference), and not to a process that merely finds the port.
+ */
+export class InputGrants {
+  private readonly byToken = new Map<string, { block: string; sampleId: string }>()
+
+  grant(block: string, sampleId: string): InputGrant {
+    const token = randomBytes(24).toString('hex')
+    this.byToken.set(token, { block, sampleId })
+    return {
+      episodeUrl: `${INPUT_ROUTE_PREFIX}${token}/initial.episode.zip`,
+      pageUrl: page => `${INPUT_ROUTE_PREFIX}${token}/pages/${page}`,
+      revoke: () => { this.byToken.delete(token) },
+    }
+  }
+
+  lookup(token: string): { block: string; sampleId: string } | undefined {
+    return this.byToken.get(token)
+  }
+}
+
+/** The process's grants (shared by the plugin instances of the root config and of each browser server). */
+export function sharedInputGrants(): InputGrants {
+  const existing: unknown = Reflect.get(globalThis, GRANTS_SLOT)
+  if (existing instanceof Object && typeof (existing as InputGrants).lookup === 'function') return existing as InputGrants
+  const grants = new InputGrants()
+  Reflect.set(globalThis, GRANTS_SLOT, grants)
+  return grants
 }
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void
 
 /**
- * A connect-style middleware. The URL names a (block, slug) and one of two resources; it is never mapped to a
- * file path, so `evaluation.json`, other `cache/` content, traversal and other packages are unreachable by
- * construction. Anything but GET/HEAD on the route is 405; an unknown resource is 404. Bytes are re-hashed
- * against the package on every read, so a file changed after opening is refused (500) rather than served.
+ * A connect-style middleware. The URL names a token and one of two resources; it is never mapped to a file path,
+ * so `evaluation.json`, other `cache/` content, traversal and other packages are unreachable by construction.
+ * Anything but GET/HEAD on the route is 405; an unknown token or resource is 404. Bytes are re-hashed against the
+ * package on every read, so a file changed after opening is refused (500) rather than served.
  */
-export function createInputRoute(pkg: BenchmarkPackage): Middleware {
+export function createInputRoute(pkg: BenchmarkPackage, grants: InputGrants): Middleware {
   const samples = new Map<string, PackageSample>()
-  for (const block of pkg.blocks) for (const sample of block.samples) samples.set(`${block.name}/${sample.slug}`, sample)
+  for (const block of pkg.blocks) for (const sample of block.samples) samples.set(`${block.name}\u0000${sample.id}`, sample)
   return (req, res, next) => {
     const url = req.url ?? ''
     if (!url.startsWith(INPUT_ROUTE_PREFIX)) return next()
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Only GET and HEAD are served here')
-    void serve(url.slice(INPUT_ROUTE_PREFIX.length), samples, pkg, req.method === 'HEAD', res)
+    void serve(url.slice(INPUT_ROUTE_PREFIX.length), samples, grants, pkg, req.method === 'HEAD', res)
   }
 }
 
-async function serve(path: string, samples: ReadonlyMap<string, PackageSample>, pkg: BenchmarkPackage, headOnly: boolean, res: ServerResponse): Promise<void> {
-  const parts = path.split('?')[0]!.split('/').map(safeDecode)
-  const [block, slug, resource, page] = parts
-  const sample = block === undefined || slug === undefined ? undefined : samples.get(`${block}/${slug}`)
+async function serve(path: string, samples: ReadonlyMap<string, PackageSample>, grants: InputGrants, pkg: BenchmarkPackage, headOnly: boolean, res: ServerResponse): Promise<void> {
+  const parts = path.split('?')[0]!.split('/')
+  const [token, resource, page] = parts
+  const granted = token === undefined ? undefined : grants.lookup(token)
+  const sample = granted === undefined ? undefined : samples.get(`${granted.block}\u0000${granted.sampleId}`)
   try {
-    if (sample !== undefined && parts.length === 3 && resource === 'initial.episode.zip') {
+    if (sample !== undefined && parts.length === 2 && resource === 'initial.episode.zip') {
       return send(res, 200, 'application/zip', await readEpisode(pkg, sample), headOnly)
     }
-    if (sample !== undefined && parts.length === 4 && resource === 'pages' && page !== undefined && /^[1-9]\d*$/.test(page)) {
+    if (sample !== undefined && parts.length === 3 && resource === 'pages' && page !== undefined && /^[1-9]\d*$/.test(page)) {
       const entry = sample.pages[Number(page) - 1]
       if (entry !== undefined) return send(res, 200, IMAGE_TYPES[extname(entry.path).toLowerCase()] ?? 'application/octet-stream', await readPage(pkg, entry), headOnly)
     }
-    send(res, 404, 'text/plain', 'Not an agent-visible input of this benchmark')
+    send(res, 404, 'text/plain', 'Not an agent-visible input of an open sample')
   } catch (error) {
     send(res, 500, 'text/plain', error instanceof Error ? error.message : String(error))
-  }
-}
-
-/** A malformed escape never matches a sample, so it decodes to a value no block or slug can have. */
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return '\u0000'
   }
 }
 

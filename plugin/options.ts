@@ -1,6 +1,8 @@
 // The plugin's options: one zod schema, each option also settable by an AWB_* environment variable for CI.
 import { resolve } from 'node:path'
 import * as z from 'zod'
+import { isAgentModulePath } from '../src/agents/index.ts'
+import { MAX_SCORING_WORKERS } from '../src/scoring/workers/index.ts'
 
 /** Thresholds asserted in every test of a block: a sample fails when its SR or PA is below them. */
 export const ThresholdsSchema = z.strictObject({
@@ -32,8 +34,9 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   /** Benchmark package directory (AWB_BENCHMARK); default: the bundled `fixtures/awb-mini`. */
   benchmark: z.string().min(1).optional(),
   /**
-   * Agent name (AWB_AGENT): `replay` (default), `idle`, …; or `{command: ['python3', 'agent.py']}`, a program in
-   * any language run per sample against its MCP endpoint (AWB_AGENT as that JSON object).
+   * Agent (AWB_AGENT): `replay` (default), `idle`, `codex`, `claude`, `openai:<model>`, `anthropic:<model>`, a page
+   * agent module `./my-agent.ts`, or `{command: ['python3', 'agent.py']}`, a program in any language run per sample
+   * against its MCP endpoint (AWB_AGENT as that JSON object).
    */
   agent: z.union([z.string().min(1), ExternalAgentOptionSchema]).optional(),
   /** Model name passed to model-backed agents (AWB_MODEL). */
@@ -49,7 +52,11 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   /** Per-sample limit for the agent in seconds (AWB_TIMEOUT_SECONDS); default 600. */
   sampleTimeoutSeconds: z.number().positive().optional(),
   /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
-  scoringWorkers: z.number().int().min(0).optional(),
+  scoringWorkers: z.number().int().min(0).max(MAX_SCORING_WORKERS, `at most ${MAX_SCORING_WORKERS} scoring workers`).optional(),
+  /** Continue a run chain (AWB_RESUME): a run directory, or `latest` (the newest in runsRoot). */
+  resume: z.string().min(1).optional(),
+  /** With resume: run the chain's failed samples again too (AWB_RETRY_FAILED=1). */
+  retryFailed: z.boolean().optional(),
   /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
   agentCommand: z.array(z.string().min(1)).min(1).optional(),
   /** Reasoning effort passed to Codex (`model_reasoning_effort`) / Claude Code (`--effort`) (AWB_EFFORT), free text. */
@@ -78,12 +85,15 @@ export interface ResolvedOptions {
   agentCommand: { command: string; args: string[] } | undefined
   effort: string | undefined
   codexConfig: string[]
+  resume: string | undefined
+  retryFailed: boolean
 }
 
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
 
 /** Where the bundled benchmark and demonstrations live, relative to this project. */
-export const BUNDLED_BENCHMARK = resolve(import.meta.dirname, '..', 'fixtures', 'awb-mini')
+export const BUNDLED_FIXTURES = resolve(import.meta.dirname, '..', 'fixtures')
+export const BUNDLED_BENCHMARK = resolve(BUNDLED_FIXTURES, 'awb-mini')
 export const BUNDLED_DEMONSTRATIONS = resolve(import.meta.dirname, '..', 'fixtures', 'demonstrations')
 
 /** AWB_* variables as options; a malformed value is an error naming the variable. */
@@ -105,6 +115,13 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     return value
   }
   const text = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
+  const flag = (name: string): boolean | undefined => {
+    const value = env[name]
+    if (value === undefined || value === '') return undefined
+    if (/^(1|true|yes)$/i.test(value)) return true
+    if (/^(0|false|no)$/i.test(value)) return false
+    throw new Error(`${name} must be 1 or 0 (true or false), got "${value}"`)
+  }
   const fromEnv = {
     benchmark: text('AWB_BENCHMARK'),
     // A JSON object is an external agent (`{"command": ["python3", "agent.py"]}`), anything else a name.
@@ -119,6 +136,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     agentCommand: json('AWB_AGENT_COMMAND'),
     effort: text('AWB_EFFORT'),
     codexConfig: json('AWB_CODEX_CONFIG'),
+    resume: text('AWB_RESUME'),
+    retryFailed: flag('AWB_RETRY_FAILED'),
   }
   return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)) as Partial<AssemblyWorldOptions>
 }
@@ -134,7 +153,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
   const value = parsed.data
   return {
     benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
-    agent: typeof value.agent === 'object' ? 'external' : value.agent ?? 'replay',
+    // A module path is made absolute here: the page imports it by that path, wherever Vitest was started.
+    agent: typeof value.agent === 'object' ? 'external' : value.agent === undefined ? 'replay' : isAgentModulePath(value.agent) ? resolve(root, value.agent) : value.agent,
     externalAgent: typeof value.agent === 'object' ? [value.agent.command[0]!, ...value.agent.command.slice(1)] : undefined,
     model: value.model,
     demonstrations: value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations),
@@ -146,6 +166,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
     effort: value.effort,
     codexConfig: value.codexConfig ?? [],
+    resume: value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume),
+    retryFailed: value.retryFailed ?? false,
   }
 }
 

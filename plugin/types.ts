@@ -1,5 +1,5 @@
 // Types shared by the plugin (Node), the block suite (page) and the reporter: what crosses Vitest's boundaries.
-import type { CliAgentResult, FinishSampleResponse, StartSampleResponse, Timings } from '../src/harness/index.ts'
+import type { CliAgentResult, FinishSampleResponse, SamplePlan, StartSampleResponse, Timings } from '../src/harness/index.ts'
 
 /** What each block project provides to its suite (`inject('awbBlock')`). */
 export interface BlockContext {
@@ -17,6 +17,8 @@ export interface SampleMeta {
   timings: Timings & { scoreMs: number }
   backend: string
   runDir: string
+  /** Set when a resumed run reports this sample from an earlier run of the chain instead of running it. */
+  recordedBy?: string
 }
 
 declare module 'vitest' {
@@ -30,6 +32,7 @@ declare module 'vitest' {
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
+    awbSamplePlan(block: string, sampleId: string): Promise<SamplePlan>
     awbStartSample(block: string, sampleId: string): Promise<StartSampleResponse>
     awbRecord(block: string, sampleId: string, entry: { type: string } & Record<string, unknown>): Promise<void>
     awbSaveFinal(block: string, sampleId: string, base64: string): Promise<string>

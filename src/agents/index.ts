@@ -3,3 +3,4 @@ export type { AgentResult, AgentRunContext, AgentToolInfo, ConversationEntry, Pa
 export { AGENT_OUTCOME_STATUSES, parseAgentOutcome, type AgentOutcome } from './agent-outcome.ts'
 export { composePrompt, PROTOCOL } from './prompt.ts'
 export { createIdleAgent, createReplayAgent, parseCallsScript, ScriptCallSchema, type ScriptCall } from './replay-agent.ts'
+export { agentResultOf, defineAgent, isAgentModulePath, loadAgentModule, type AgentDefinition } from './define-agent.ts'

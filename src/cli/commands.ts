@@ -54,6 +54,15 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/eval.ts'),
   },
   {
+    usage: 'status [run-dir]',
+    description: 'Where a run chain stands: per block done / failed / running / interrupted / pending, cost so far (default: the newest run)',
+    options: [
+      { flags: '--runs <dir>', description: 'Folder of run directories, for the default `latest` (default: runs)' },
+      { flags: '--json', description: 'Print {run, status, samples, counts} as JSON (runner.md §7.1)' },
+    ],
+    load: () => import('./commands/status.ts'),
+  },
+  {
     usage: 'env <action>',
     description: 'Drive an episode without an agent: `awb env run --episode IN.zip --calls CALLS.jsonl --out OUT.zip [--render]`',
     options: [

@@ -1,10 +1,11 @@
 // Parses cac's options object with a zod schema once, turning bad flags into usage errors (exit 2).
 import * as z from 'zod'
 import { ICP_KERNELS } from '../scoring/index.ts'
+import { MAX_SCORING_WORKERS } from '../scoring/workers/index.ts'
 import { UsageError } from './usage-error.ts'
 
-/** `--workers <n>`: a whole number ≥ 0 (cac passes numbers for numeric text). */
-export const WorkersFlagSchema = z.coerce.number().int().min(0).optional()
+/** `--workers <n>`: a whole number from 0 to MAX_SCORING_WORKERS (cac passes numbers for numeric text). */
+export const WorkersFlagSchema = z.coerce.number().int().min(0).max(MAX_SCORING_WORKERS, `at most ${MAX_SCORING_WORKERS} scoring workers`).optional()
 
 /** `--kernel <name>`: which ICP objective implementation scores (all give the same bits; `js` is the reference). */
 export const KernelFlagSchema = z.enum(ICP_KERNELS).optional()

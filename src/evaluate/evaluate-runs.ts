@@ -1,6 +1,7 @@
 // `eval`: selects the attempt per sample across run chains, scores each into a row, aggregates, writes outputs.
 import { openPackage, type BenchmarkPackage } from '../package/index.ts'
-import { selectAttempts } from '../runs/index.ts'
+import { readRunChain, selectAttempts, type RunRecord } from '../runs/index.ts'
+import { EvaluateError } from './errors.ts'
 import { summarize, type BenchmarkLayout, type Summary } from '../scoring/index.ts'
 import { attemptRow, type MetricsRow } from './attempt-row.ts'
 import { OUTPUT_PROTOCOL } from './score-final.ts'
@@ -31,6 +32,7 @@ export function benchmarkLayout(pkg: BenchmarkPackage): BenchmarkLayout {
 
 export async function evaluateRuns(options: EvaluateRunsOptions): Promise<EvaluateRunsResult> {
   const pkg = await openPackage(options.packageDir)
+  await assertSelectionsInPackage(options.runDirs, pkg)
   const selected = await selectAttempts(options.runDirs)
   const runDirs = new Set([...options.runDirs, ...selected.flatMap(s => (s.attempt === undefined ? [] : [s.attempt.run]))])
   await assertNewOutputDir(options.outputDir, [...runDirs, pkg.root])
@@ -51,4 +53,27 @@ export async function evaluateRuns(options: EvaluateRunsOptions): Promise<Evalua
     'summary.json': `${JSON.stringify(summary, null, 2)}\n`,
   })
   return { rows, summary, outputDir: options.outputDir }
+}
+
+/**
+ * Every run of every chain must have been made on this package: a selection naming a block or sample the package
+ * does not have means another package (or a hand-edited run.json), and its rows would be scored against nothing.
+ */
+async function assertSelectionsInPackage(runDirs: readonly string[], pkg: BenchmarkPackage): Promise<void> {
+  const cache = new Map<string, RunRecord>()
+  const blocks = new Map(pkg.blocks.map(block => [block.name, new Set(block.samples.map(sample => sample.id))]))
+  for (const dir of runDirs) {
+    for (const run of await readRunChain(dir, cache)) {
+      for (const [block, sampleIds] of Object.entries(run.json.selection ?? {})) {
+        const known = blocks.get(block)
+        if (known === undefined) {
+          throw new EvaluateError('EVALUATE_RUN_MISMATCH', `run.json selects block ${JSON.stringify(block)}, which is not in the package ${pkg.root} (blocks: ${[...blocks.keys()].join(', ')}); evaluate with the package the run was made on`, { file: run.dir })
+        }
+        const unknown = sampleIds.filter(id => !known.has(id))
+        if (unknown.length > 0) {
+          throw new EvaluateError('EVALUATE_RUN_MISMATCH', `run.json selects ${unknown.map(id => JSON.stringify(id)).join(', ')} in block ${block}, not in the package ${pkg.root}; evaluate with the package the run was made on`, { file: run.dir })
+        }
+      }
+    }
+  }
 }

@@ -6,6 +6,8 @@ import { ApiAgentSpecSchema } from '../agents/api/index.ts'
 export const AgentSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('replay'), script: z.string(), source: z.string() }),
   z.strictObject({ kind: z.literal('idle') }),
+  /** A user's page agent: a module on the test server whose default export is `defineAgent(...)`. */
+  z.strictObject({ kind: z.literal('module'), url: z.string(), source: z.string() }),
   /** An OpenAI-compatible or Anthropic model; its requests go to Node through the page's model transport. */
   z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema }),
   /**
@@ -62,6 +64,8 @@ export const FinishSampleRequestSchema = z.strictObject({
   toolCalls: z.number().int().nonnegative(),
   durationSeconds: z.number().nonnegative(),
   timings: TimingsSchema,
+  /** The final scene as a base64 PNG (kept as final.png), or null when it could not be rendered. */
+  capture: z.string().nullable(),
 })
 export type FinishSampleRequest = z.infer<typeof FinishSampleRequestSchema>
 
@@ -77,18 +81,43 @@ export const CliAgentResultSchema = z.strictObject({
 })
 export type CliAgentResult = z.infer<typeof CliAgentResultSchema>
 
+/** The official metrics row of a sample (scoring.md §9.2), as the page and the reporter see it. */
+export const SampleRowSchema = z.looseObject({
+  block: z.string(),
+  sample_id: z.string(),
+  status: z.enum(['scored', 'error']),
+  SCD: z.number().nullable(),
+  PA: z.number(),
+  SR: z.number(),
+})
+
+/**
+ * What the run does with a sample, asked before it starts: run it; report what an earlier run of the resumed chain
+ * recorded; or skip it because the run stopped (stop rules, Ctrl-C).
+ */
+export const SamplePlanSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('run') }),
+  z.strictObject({
+    kind: z.literal('recorded'),
+    row: SampleRowSchema,
+    timings: TimingsSchema.extend({ scoreMs: z.number().nonnegative() }),
+    backend: z.string(),
+    runDir: z.string(),
+    sampleDir: z.string(),
+    /** Why the recorded attempt failed (its test fails again, as it did), or null. */
+    failure: z.string().nullable(),
+  }),
+  z.strictObject({ kind: z.literal('skip'), reason: z.string() }),
+])
+export type SamplePlan = z.infer<typeof SamplePlanSchema>
+
 /** The official metrics row of the sample (scoring.md §9.2) plus the harness's own figures. */
 export const FinishSampleResponseSchema = z.strictObject({
-  row: z.looseObject({
-    block: z.string(),
-    sample_id: z.string(),
-    status: z.enum(['scored', 'error']),
-    SCD: z.number().nullable(),
-    PA: z.number(),
-    SR: z.number(),
-  }),
+  row: SampleRowSchema,
   scoreMs: z.number().nonnegative(),
   backend: z.string(),
   runDir: z.string(),
+  /** The sample's folder in the run (result.json, final.episode.zip, final.png). */
+  sampleDir: z.string(),
 })
 export type FinishSampleResponse = z.infer<typeof FinishSampleResponseSchema>

@@ -1,6 +1,6 @@
 // Runs one benchmark sample in the page: opens the environment from the input route, runs the agent under its
 // time limit, exports and saves the final episode, asks the Node side to score it. Page code: no `node:`.
-import { createIdleAgent, createReplayAgent, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage } from '../agents/index.ts'
+import { agentResultOf, createIdleAgent, createReplayAgent, loadAgentModule, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage, type ToolSurface } from '../agents/index.ts'
 import { ApiAgentError, createApiAgent, type ModelTransport } from '../agents/api/index.ts'
 import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
 import type { Mujoco, SceneRenderer } from '../world/index.ts'
@@ -26,6 +26,8 @@ export interface RunSampleDeps {
   fetch?: typeof fetch
   /** Carries API agents' model requests to Node, where the keys are (required for `api` agents). */
   modelTransport?: ModelTransport
+  /** Loads a page agent module by URL (default: dynamic `import()` from the test server). */
+  importModule?: (url: string) => Promise<unknown>
 }
 
 export interface SampleReport {
@@ -71,7 +73,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
     const response = await host.finish({
       execution: { status: 'failed', final_answer: null, error: message, usage: null, cost_usd: null, model: null },
       archive: { status: 'not_saved', sha256: null, calls: null, error: message },
-      agentOutcome: null, toolCalls: 0, durationSeconds: (performance.now() - clock) / 1000, timings,
+      agentOutcome: null, toolCalls: 0, durationSeconds: (performance.now() - clock) / 1000, timings, capture: null,
     })
     return { response, timings, failure: message, capture: undefined, agentOutcome: null }
   }
@@ -87,7 +89,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
       toolCalls = run.toolCalls
     } else {
       await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
-      agentRun = await runAgent(start, opened.pages, registry, record, deps.modelTransport)
+      agentRun = await runAgent(start, opened.pages, registry, record, deps)
     }
     timings.agentMs = performance.now() - phase
 
@@ -132,6 +134,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
       toolCalls,
       durationSeconds: (performance.now() - clock) / 1000,
       timings,
+      capture: capture ?? null,
     })
     const failure = exportError ?? (agentRun.status === 'completed' ? undefined : `the agent ${agentRun.status === 'timeout' ? 'timed out' : 'failed'}: ${agentRun.error}`)
     return { response, timings, failure, capture, agentOutcome }
@@ -175,7 +178,7 @@ interface AgentRun {
   error: string | undefined
 }
 
-async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, transport: ModelTransport | undefined): Promise<AgentRun> {
+async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, deps: RunSampleDeps): Promise<AgentRun> {
   const controller = new AbortController()
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -185,19 +188,19 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
     }, start.timeoutMs)
   })
   try {
-    const agent = createAgent(start.agent, transport)
+    const agent = await createAgent(start.agent, deps)
     const result = await Promise.race([
       agent.run({
         prompt: start.prompt,
         pages,
         signal: controller.signal,
         record,
-        tools: { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
+        tools: start.agent.kind === 'module' ? recordingTools(registry, record, controller.signal) : { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
       }),
       timedOut,
     ])
     if (result === 'timeout') return { status: 'timeout', result: undefined, error: `time limit of ${start.timeoutMs / 1000} s reached` }
-    return { status: 'completed', result, error: undefined }
+    return { status: 'completed', result: agentResultOf(result), error: undefined }
   } catch (error) {
     // A failed API agent still reports what it spent (usage and cost are never estimated, but never dropped).
     const spent = error instanceof ApiAgentError ? error.spent : null
@@ -205,6 +208,24 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
     return { status: controller.signal.aborted ? 'timeout' : 'failed', result, error: describe(error) }
   } finally {
     clearTimeout(timer)
+  }
+}
+
+/**
+ * The tools as a user's page agent gets them: every call and its answer recorded by the harness, so a module that
+ * records nothing itself still leaves a complete conversation.jsonl and a true tool-call count.
+ */
+function recordingTools(registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, signal: AbortSignal): ToolSurface {
+  let calls = 0
+  return {
+    list: () => registry.listTools(),
+    async call(name, input) {
+      const id = `call-${++calls}`
+      await record({ type: 'tool_call', id, name, arguments: input })
+      const result = await registry.invokeTool(name, input, { signal })
+      await record({ type: 'tool_result', id, result })
+      return result
+    },
   }
 }
 
@@ -227,13 +248,15 @@ async function runCliAgentFromNode(host: SampleHost, registry: WebMcpToolRegistr
   }
 }
 
-function createAgent(spec: AgentSpec, transport: ModelTransport | undefined): PageAgent {
+async function createAgent(spec: AgentSpec, deps: RunSampleDeps): Promise<PageAgent> {
   switch (spec.kind) {
     case 'cli':
       throw new Error(`the ${spec.cli} agent runs on the Node side, not in the page`)
     case 'api':
-      if (transport === undefined) throw new Error(`the ${spec.spec.provider}:${spec.spec.model} agent needs a model transport to Node; pass modelTransport to runSample`)
-      return createApiAgent({ ...spec.spec, transport })
+      if (deps.modelTransport === undefined) throw new Error(`the ${spec.spec.provider}:${spec.spec.model} agent needs a model transport to Node; pass modelTransport to runSample`)
+      return createApiAgent({ ...spec.spec, transport: deps.modelTransport })
+    case 'module':
+      return loadAgentModule(spec.url, spec.source, deps.importModule ?? (url => import(/* @vite-ignore */ url)))
     case 'replay':
       return createReplayAgent(parseCallsScript(spec.script, spec.source))
     case 'idle':

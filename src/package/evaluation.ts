@@ -53,6 +53,13 @@ export interface Evaluation {
   key: EvaluationEnvelope['key']
 }
 
+/**
+ * Largest coordinate magnitude of ground truth (points, pose translations, points over the scale divisor).
+ * Scoring sums thousands of squared distances: a finite coordinate above ~1e154 squares to Infinity and every
+ * score of the sample would be NaN, so such ground truth is refused here, where it can be fixed.
+ */
+export const MAX_GT_COORDINATE = 1e150
+
 /** Parses and checks one evaluation.json value; throws the first broken rule as a `PackageError`. */
 export function parseEvaluation(value: unknown, options: ParseEvaluationOptions): Evaluation {
   const evaluation = checkEvaluation(value, options, createThrowingSink())
@@ -159,7 +166,9 @@ function readPoints(envelope: EvaluationEnvelope, file: string, sink: CheckSink)
         }
       }
     }
+    const huge = bad >= 0 ? -1 : flat.findIndex(value => !isSquareSafe(value, envelope.scale_divisor))
     if (bad >= 0) fail(`Nonfinite points: row ${bad} of part ${JSON.stringify(partId)} must be 3 finite numbers`)
+    else if (huge >= 0) fail(`Nonfinite points after squaring: row ${Math.floor(huge / 3)} of part ${JSON.stringify(partId)} has ${flat[huge]} (scale divisor ${envelope.scale_divisor}); coordinates must stay within ±${MAX_GT_COORDINATE} so that squared distances are finite`)
     else out.push(flat)
   }
   return out
@@ -182,6 +191,10 @@ function readGtPoses(envelope: EvaluationEnvelope, file: string, sink: CheckSink
       sink.problem(new PackageError('PACKAGE_EVALUATION', { file, field, message: `Nonfinite GT: the pose of part ${JSON.stringify(partId)} must be 7 finite numbers [tx, ty, tz, qw, qx, qy, qz]`, fix }))
       continue
     }
+    if (!typed.subarray(0, 3).every(value => isSquareSafe(value, envelope.scale_divisor))) {
+      sink.problem(new PackageError('PACKAGE_EVALUATION', { file, field, message: `Nonfinite GT after squaring: the translation of part ${JSON.stringify(partId)} must stay within ±${MAX_GT_COORDINATE} (also over the scale divisor ${envelope.scale_divisor}) so that squared distances are finite`, fix }))
+      continue
+    }
     const norm = Math.hypot(typed[3] ?? 0, typed[4] ?? 0, typed[5] ?? 0, typed[6] ?? 0)
     if (norm < MIN_QUATERNION_NORM) {
       sink.problem(new PackageError('PACKAGE_EVALUATION', { file, field, message: `Expected a finite nonzero wxyz quaternion for part ${JSON.stringify(partId)} (norm ${norm} < ${MIN_QUATERNION_NORM})`, fix }))
@@ -190,6 +203,12 @@ function readGtPoses(envelope: EvaluationEnvelope, file: string, sink: CheckSink
     out.push(typed)
   }
   return out
+}
+
+/** Whether `value` and `value / scaleDivisor` square to finite numbers with room for sums of thousands. */
+function isSquareSafe(value: number, scaleDivisor: number): boolean {
+  const scaled = Number.isFinite(scaleDivisor) && scaleDivisor > 0 ? value / scaleDivisor : value
+  return Math.abs(value) <= MAX_GT_COORDINATE && Math.abs(scaled) <= MAX_GT_COORDINATE
 }
 
 function checkGroups(groups: string[][], partIds: string[], file: string, sink: CheckSink): void {

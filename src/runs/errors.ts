@@ -7,6 +7,7 @@ export const RUN_ERROR_CODES = [
   'RUN_CHAIN_CYCLE',
   'RUN_OUTPUT_EXISTS',
   'RUN_OUTPUT_INSIDE_INPUT',
+  'RUN_STILL_RUNNING',
 ] as const
 
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number]

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { appendFile, mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { writeFileAtomic } from '../shared/atomic-write.ts'
+import { currentProcess } from './chain-status.ts'
 import { RUN_KIND, RUN_VERSION, type ResultJson, type RunJson } from './schemas.ts'
 
 export interface CreateRunOptions {
@@ -64,6 +65,8 @@ export class RunWriter {
       code_commit: options.codeCommit ?? null,
       versions: options.versions ?? {},
       errors: [] as string[],
+      // Lets a reader tell a run whose process died (kill -9, a crash) from one still running.
+      process: currentProcess(),
     } satisfies RunJson & Record<string, unknown>
     const writer = new RunWriter(dir, json, now)
     await writer.writeRunJson()
@@ -94,15 +97,26 @@ export class RunWriter {
     return path
   }
 
+  /** Writes one more file of a sample (e.g. `final.png`) atomically. */
+  async saveSampleFile(block: string, sampleId: string, name: string, bytes: Uint8Array): Promise<void> {
+    await writeFileAtomic(join(this.sampleDir(block, sampleId), name), bytes)
+  }
+
   /** Appends one `{timestamp, type, …}` record to `conversation.jsonl` (runner.md §5.4). */
   async appendConversation(block: string, sampleId: string, record: { type: string } & Record<string, unknown>): Promise<void> {
     const line = JSON.stringify({ timestamp: this.now().toISOString(), ...record })
     await appendFile(join(this.sampleDir(block, sampleId), 'conversation.jsonl'), `${line}\n`)
   }
 
-  /** Sets the final run status (`completed`, `failed`, `paused`) with any run-level errors. */
-  async finish(status: RunStatus, errors: readonly string[] = []): Promise<void> {
-    this.json = { ...this.json, status, errors: [...errors], finished_at: this.now().toISOString() }
+  /** Sets the final run status (`completed`, `failed`, `paused` with its reason) with any run-level errors. */
+  async finish(status: RunStatus, errors: readonly string[] = [], pauseReason?: string): Promise<void> {
+    this.json = { ...this.json, status, errors: [...errors], ...(pauseReason === undefined ? {} : { pause_reason: pauseReason }), finished_at: this.now().toISOString() }
+    await this.writeRunJson()
+  }
+
+  /** Records the samples this run attempts (run.json `selection`) as they start. */
+  async updateSelection(selection: Record<string, string[]>): Promise<void> {
+    this.json = { ...this.json, selection }
     await this.writeRunJson()
   }
 

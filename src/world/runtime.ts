@@ -274,6 +274,7 @@ export class WorldRuntime {
     let steps = 0
     try {
       request.apply()
+      assertPositionsInRange(world)
       if (open !== undefined) recorder.trace(open, 'input', world.snapshot(), 0, this.simTime())
       world.mujoco.mj_forward(world.model, world.data)
       const run = !request.isPhysical
@@ -347,5 +348,24 @@ function copyArguments(input: unknown): Record<string, unknown> {
   } catch {
     // Cyclic or BigInt input cannot be stored as JSON; schema validation rejects such input anyway.
     return {}
+  }
+}
+
+/**
+ * Farthest a part may be moved from the origin along any axis. Finite inputs can still put a part at 1e308,
+ * where every squared distance overflows and the world can no longer be scored; an edit that would do so is a
+ * tool error (rolled back) instead. Real scenes span metres, so the bound never touches honest work.
+ */
+export const MAX_POSITION = 1e9
+
+function assertPositionsInRange(world: LiveWorld): void {
+  const qpos = world.data.qpos as Float64Array
+  for (const object of world.allObjects()) {
+    const a = object.qposAddress
+    if (a < 0) continue
+    for (let k = 0; k < 3; k++) {
+      const value = qpos[a + k] ?? 0
+      if (!(Math.abs(value) <= MAX_POSITION)) throw new ToolError(MESSAGES.outOfRange(object.id, MAX_POSITION))
+    }
   }
 }

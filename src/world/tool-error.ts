@@ -63,6 +63,7 @@ export const MESSAGES = {
   force: 'Force requires enabled physics and magnitude <=20 N.',
   physicsDisabled: 'Physics is disabled.',
   unstable: 'Non-finite or unstable physics state.',
+  outOfRange: (id: string, limit: number) => `Position out of range: ${id} would be more than ${limit} from the origin along an axis.`,
   ended: 'The episode has ended; no further calls are accepted.',
   disabled: (name: string) => `Tool is disabled: ${name}`,
   notFree: (id: string) => `Object requires an independent free joint: ${id}`,

@@ -19,7 +19,7 @@ function fakeHost(start: Partial<StartSampleResponse> = {}) {
     finish: async (report) => {
       finished.push(report)
       const scored = report.archive.status === 'saved'
-      return { row: { block: 'b', sample_id: 's', status: scored ? 'scored' : 'error', SCD: scored ? 0 : null, PA: scored ? 1 : 0, SR: scored ? 1 : 0 }, scoreMs: 1, backend: 'test', runDir: '/tmp/run' }
+      return { row: { block: 'b', sample_id: 's', status: scored ? 'scored' : 'error', SCD: scored ? 0 : null, PA: scored ? 1 : 0, SR: scored ? 1 : 0 }, scoreMs: 1, backend: 'test', runDir: '/tmp/run', sampleDir: '/tmp/run/blocks/b/samples/s' }
     },
   }
   return { host, finished, records, saved }

@@ -3,6 +3,7 @@ import * as z from 'zod'
 import type { ConversationEntry } from '../agent.ts'
 import type { DialectConversation, DialectStart, ModelToolCall, ModelTurn, ToolAnswer } from './dialect.ts'
 import { ApiAgentError } from './errors.ts'
+import { anthropicUsage, AnthropicUsageSchema } from './provider-usage.ts'
 import { bytesToBase64, splitToolOutput } from './tool-output.ts'
 
 /** Images stay inside the tool_result block, right after its text. */
@@ -17,12 +18,7 @@ const MessageResponseSchema = z.looseObject({
   model: z.string().optional(),
   content: z.array(BlockSchema),
   stop_reason: z.string().nullish(),
-  usage: z.looseObject({
-    input_tokens: z.number().optional(),
-    output_tokens: z.number().optional(),
-    cache_creation_input_tokens: z.number().nullish(),
-    cache_read_input_tokens: z.number().nullish(),
-  }).nullish(),
+  usage: AnthropicUsageSchema.nullish(),
 })
 
 type Message = { role: 'user' | 'assistant'; content: unknown }
@@ -57,17 +53,8 @@ export function createAnthropicConversation(start: DialectStart): DialectConvers
       }
       // The whole content goes back unchanged: the API requires thinking blocks (with signatures) to be returned.
       messages.push({ role: 'assistant', content: parsed.data.content })
-      const usage = parsed.data.usage
-      const counts: Record<string, number> = {}
-      if (usage != null) {
-        for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
-          const value = usage[key]
-          if (typeof value === 'number') counts[key] = value
-        }
-      }
       const text = texts.join('\n')
-      // The Messages API reports no cost; it is never estimated.
-      return { text: text === '' ? null : text, toolCalls, usage: counts, costUsd: null, model: parsed.data.model ?? null }
+      return { text: text === '' ? null : text, toolCalls, ...anthropicUsage(parsed.data.usage), model: parsed.data.model ?? null }
     },
 
     appendToolAnswers(answers: readonly ToolAnswer[]): ConversationEntry[] {

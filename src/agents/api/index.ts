@@ -7,3 +7,5 @@ export {
 export { MODEL_PROVIDERS, ModelRequestSchema, type ModelProvider, type ModelRequest, type ModelSendOptions, type ModelTransport } from './model-transport.ts'
 export { splitToolOutput, type ToolImage, type ToolOutput } from './tool-output.ts'
 export { API_AGENT_ERROR_CODES, ApiAgentError, type ApiAgentErrorCode, type ApiAgentSpent } from './errors.ts'
+export { responseUsage, type ResponseUsage } from './provider-usage.ts'
+export { UsageTotals } from './usage-totals.ts'

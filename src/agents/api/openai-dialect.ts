@@ -3,6 +3,7 @@ import * as z from 'zod'
 import type { ConversationEntry } from '../agent.ts'
 import type { DialectConversation, DialectStart, ModelToolCall, ModelTurn, ToolAnswer } from './dialect.ts'
 import { ApiAgentError } from './errors.ts'
+import { openAiUsage, OpenAiUsageSchema } from './provider-usage.ts'
 import { bytesToBase64, splitToolOutput } from './tool-output.ts'
 
 /** Where a tool's images go: tool messages carry text only, so images follow in one user message per turn. */
@@ -25,14 +26,7 @@ const ChatCompletionSchema = z.looseObject({
       tool_calls: z.array(ToolCallSchema).nullish(),
     }),
   })).min(1),
-  usage: z.looseObject({
-    prompt_tokens: z.number().optional(),
-    completion_tokens: z.number().optional(),
-    prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
-    completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
-    /** Reported by some OpenAI-compatible routers (e.g. OpenRouter), in USD. */
-    cost: z.number().nullish(),
-  }).nullish(),
+  usage: OpenAiUsageSchema.nullish(),
 })
 
 type ChatMessage = Record<string, unknown>
@@ -62,19 +56,7 @@ export function createOpenAiConversation(start: DialectStart): DialectConversati
       const assistant: ChatMessage = { role: 'assistant', content: text === '' ? null : text }
       if (message.tool_calls != null && message.tool_calls.length > 0) assistant.tool_calls = message.tool_calls.map(call => ({ id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }))
       messages.push(assistant)
-      const usage = parsed.data.usage
-      return {
-        text: text === '' ? null : text,
-        toolCalls,
-        usage: usage == null ? {} : compact({
-          input_tokens: usage.prompt_tokens,
-          output_tokens: usage.completion_tokens,
-          cached_input_tokens: usage.prompt_tokens_details?.cached_tokens ?? undefined,
-          reasoning_output_tokens: usage.completion_tokens_details?.reasoning_tokens ?? undefined,
-        }),
-        costUsd: usage?.cost ?? null,
-        model: parsed.data.model ?? null,
-      }
+      return { text: text === '' ? null : text, toolCalls, ...openAiUsage(parsed.data.usage), model: parsed.data.model ?? null }
     },
 
     appendToolAnswers(answers: readonly ToolAnswer[]): ConversationEntry[] {
@@ -108,12 +90,6 @@ function readToolCall(call: z.infer<typeof ToolCallSchema>): ModelToolCall {
   } catch (error) {
     return { id: call.id, name: call.function.name, arguments: raw, argumentsError: error instanceof Error ? error.message : String(error) }
   }
-}
-
-function compact(values: Record<string, number | undefined>): Record<string, number> {
-  const out: Record<string, number> = {}
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value
-  return out
 }
 
 function malformed(error: z.ZodError, json: unknown): ApiAgentError {

@@ -1,18 +1,22 @@
 // Node side of a benchmark run: opens the package, writes the run directory, resolves agents, saves and scores
-// final episodes. Serves the page through its methods; it never hands ground truth to the page.
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+// final episodes. Serves the page through its methods, each checked by the SampleGate: the page is untrusted
+// (agents run there), so it never gets ground truth, a second score, or a say in where files go.
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliAgentOnRelay, summarizeFailure, type CliExecution } from '../../agents/cli/index.ts'
 import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
-import { composePrompt, type ConversationEntry } from '../../agents/index.ts'
-import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
+import { composePrompt, isAgentModulePath, type ConversationEntry } from '../../agents/index.ts'
+import { isApiAgentName, MODEL_PROVIDERS, ModelRequestSchema, parseApiAgentName, responseUsage, UsageTotals } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
+import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { RunWriter } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
+import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
+import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 
 export interface BenchmarkSessionOptions {
   benchmark: string
@@ -22,8 +26,10 @@ export interface BenchmarkSessionOptions {
   demonstrations: string
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
-  /** Maps a sample to the same-origin URLs of its agent-visible inputs (the plugin's input route). */
-  urls: { episode(block: string, slug: string): string; page(block: string, slug: string, page: number): string }
+  /** Grants an open sample same-origin URLs of its agent-visible inputs (the plugin's input route), revoked at finish. */
+  inputs: { grant(block: string, sampleId: string): { episodeUrl: string; pageUrl(page: number): string; revoke(): void } }
+  /** The URL the page imports a page agent module from, by its absolute path (absent: no module agents). */
+  moduleUrl?: (path: string) => string
   /** Recorded in run.json `options`. */
   recordedOptions: Record<string, unknown>
   /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
@@ -34,7 +40,25 @@ export interface BenchmarkSessionOptions {
   codexConfig?: readonly string[] | undefined
   /** The program of an external agent (`agent: {command}`); used when `agent` is `external`. */
   externalAgent?: readonly [string, ...string[]] | undefined
+  /** Resolves when Vitest reports `sampleId`'s test running in `block`'s project (see SampleGateOptions). */
+  awaitRunningTest?: (block: string, sampleId: string) => Promise<void>
+  /** Sends one model request to the provider (default: `modelRequest`, keys from the environment). */
+  sendModelRequest?: (request: unknown, signal: AbortSignal) => Promise<unknown>
+  /** Continue this run chain (a run directory, or `latest` in `runsRoot`): samples it recorded are reported, not run. */
+  resume?: string | undefined
+  /** With `resume`: failed samples run again too. */
+  retryFailed?: boolean | undefined
 }
+
+/** Largest final episode the page may hand over (bytes): far above any real episode, far below memory limits. */
+export const MAX_FINAL_EPISODE_BYTES = 256 * 1024 * 1024
+/** Largest single conversation record (JSON characters): tool results with images stay far below. */
+export const MAX_RECORD_CHARS = 32 * 1024 * 1024
+/** Largest final-scene capture (bytes of PNG). */
+export const MAX_CAPTURE_BYTES = 32 * 1024 * 1024
+/** Time on top of the agent's limit for opening the environment before the sample's Node-side work is cut off. */
+const OPEN_ALLOWANCE_MS = 120_000
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
 const PAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' }
@@ -50,14 +74,28 @@ export class BenchmarkSession {
   private readonly selection: Record<string, string[]> = {}
   /** What each CLI agent reported, kept on the Node side until its result.json is written (the page gets a summary). */
   private readonly cliExecutions = new Map<string, CliExecution>()
+  private readonly gate: SampleGate
+  /** What the provider reported per open API-agent sample, counted here so that no page failure can lose it. */
+  private readonly spend = new Map<OpenSample, UsageTotals>()
+  /** Ends the input URLs of each open sample. */
+  private readonly revokeInputs = new Map<string, () => void>()
+  private readonly stopRules = new StopRules()
+  private resumePlan: Promise<ResumePlan | undefined> | undefined
+  /** Set by `interrupt()`: samples still running are recorded `interrupted`. */
+  private interrupted = false
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
     this.options = options
+    this.gate = new SampleGate({
+      blocks: new Map(pkg.blocks.map(block => [block.name, new Set(block.samples.map(sample => sample.id))])),
+      ...(options.awaitRunningTest === undefined ? {} : { awaitRunningTest: options.awaitRunningTest }),
+    })
   }
 
-  static async open(options: BenchmarkSessionOptions): Promise<BenchmarkSession> {
-    return new BenchmarkSession(await openPackage(options.benchmark), options)
+  /** Opens `options.benchmark`, or takes the already opened `pkg`. */
+  static async open(options: BenchmarkSessionOptions & { pkg?: BenchmarkPackage }): Promise<BenchmarkSession> {
+    return new BenchmarkSession(options.pkg ?? await openPackage(options.benchmark), options)
   }
 
   /** The run directory, once a sample has started in this process. */
@@ -65,13 +103,78 @@ export class BenchmarkSession {
     return this.run === undefined ? undefined : (await this.run).dir
   }
 
-  /** Writes the sample's inputs (input.json, prompt.txt, a pending result) and tells the page what to load. */
-  async startSample(block: string, sampleId: string): Promise<StartSampleResponse> {
+  /**
+   * What the run does with the running test's sample: run it, report the result an earlier run of the resumed
+   * chain recorded, or skip it because the run stopped. Only the running test's own sample can be asked about.
+   */
+  async samplePlan(caller: CommandCaller, block: string, sampleId: string): Promise<SamplePlan> {
+    await this.gate.assertRunningTest(caller, block, sampleId)
+    const plan = await this.planOf(block, sampleId)
+    // A resumed run that only reports still gets its own run directory (source_run, summaries).
+    if (plan.kind === 'recorded') await this.runWriter()
+    return plan
+  }
+
+  /**
+   * Stops the run as Ctrl-C asks: no sample starts any more, the agents' Node-side work (model requests, CLI
+   * agents) ends, and samples still running are recorded `interrupted` once their world is saved and scored.
+   */
+  interrupt(): void {
+    this.interrupted = true
+    this.stopRules.stop(STOP_REASONS.interrupted)
+    this.gate.abortAll(STOP_REASONS.interrupted)
+  }
+
+  /** Why the run stopped dispatching samples, if it did. */
+  get stopReason(): string | undefined {
+    return this.stopRules.reason
+  }
+
+  /**
+   * Opens the running test's sample (once), writes its inputs (input.json, prompt.txt, a pending result) and tells
+   * the page what to load: same-origin URLs of the agent-visible inputs only, never a file path.
+   */
+  async startSample(caller: CommandCaller, block: string, sampleId: string): Promise<StartSampleResponse> {
+    const plan = await this.planOf(block, sampleId)
+    if (plan.kind !== 'run') throw new SampleAccessError(plan.kind === 'skip' ? 'RUN_STOPPED' : 'ALREADY_RECORDED', plan.kind === 'skip' ? `${block} / ${sampleId} is not started: ${plan.reason}` : `${block} / ${sampleId} was recorded by ${plan.runDir}; a resumed run reports it instead of running it`)
+    await this.gate.open(caller, block, sampleId, this.agentKind(), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
+    try {
+      return await this.prepareSample(block, sampleId)
+    } catch (error) {
+      await this.abandonSample(block, sampleId, `the sample could not be started: ${error instanceof Error ? error.message : String(error)}`)
+      throw error
+    }
+  }
+
+  /**
+   * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
+   * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is.
+   */
+  async abandonSample(block: string, sampleId: string, reason: string): Promise<void> {
+    if (!this.gate.abandon(block, sampleId, reason)) return
+    this.stopRules.record({ execution: { status: 'interrupted' }, archive: { status: 'not_saved' } })
+    this.revokeInputs.get(key(block, sampleId))?.()
+    this.revokeInputs.delete(key(block, sampleId))
+    const run = await this.runWriter()
+    await run.writeResult(block, sampleId, {
+      status: 'failed',
+      started_at: this.started.get(key(block, sampleId)) ?? null,
+      finished_at: new Date().toISOString(),
+      execution: { status: 'interrupted', final_answer: null, error: reason, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: reason, parse_errors: 0 },
+      archive: { status: 'not_saved', sha256: null, calls: null, error: reason },
+      agent_outcome: null,
+      cleanup_error: null,
+    })
+    this.started.delete(key(block, sampleId))
+  }
+
+  private async prepareSample(block: string, sampleId: string): Promise<StartSampleResponse> {
     const sample = findSample(this.pkg, block, sampleId)
     const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
     const prompt = composePrompt(blockInfo.taskText)
     const run = await this.runWriter()
     ;(this.selection[block] ??= []).push(sampleId)
+    await run.updateSelection(this.selection)
     await run.writeSampleInputs(block, sampleId, {
       episode: sample.episodePath.split('/').at(-1),
       episode_id: sample.episodeId,
@@ -85,36 +188,75 @@ export class BenchmarkSession {
     const startedAt = new Date().toISOString()
     await run.writeResult(block, sampleId, { status: 'running', started_at: startedAt, execution: { status: 'pending' }, archive: { status: 'not_saved' }, agent_outcome: null })
     this.started.set(key(block, sampleId), startedAt)
+    const inputs = this.options.inputs.grant(block, sampleId)
+    this.revokeInputs.set(key(block, sampleId), inputs.revoke)
     return {
       prompt,
-      episodeUrl: this.options.urls.episode(block, sample.slug),
-      pages: sample.pages.map(page => ({ page: page.page, url: this.options.urls.page(block, sample.slug, page.page), mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream' })),
+      episodeUrl: inputs.episodeUrl,
+      pages: sample.pages.map(page => ({ page: page.page, url: inputs.pageUrl(page.page), mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream' })),
       timeoutMs: this.options.sampleTimeoutSeconds * 1000,
       agent: await this.agentFor(sample),
     }
   }
 
-  async record(block: string, sampleId: string, entry: { type: string } & Record<string, unknown>): Promise<void> {
-    await (await this.runWriter()).appendConversation(block, sampleId, entry)
+  /** Appends one record to the open sample's conversation.jsonl. */
+  async record(caller: CommandCaller, block: string, sampleId: string, entry: unknown): Promise<void> {
+    this.gate.active(caller, block, sampleId, 'record')
+    await this.appendRecord(block, sampleId, entry)
   }
 
-  /** Saves the exported final episode atomically; returns its SHA-256. */
-  async saveFinal(block: string, sampleId: string, base64: string): Promise<string> {
+  /** Saves the exported final episode atomically, once per sample; returns its SHA-256. The agent's work ends here. */
+  async saveFinal(caller: CommandCaller, block: string, sampleId: string, base64: unknown): Promise<string> {
+    if (typeof base64 !== 'string') throw new TypeError('the final episode must be a base64 string')
+    // Checked before decoding: base64 is 4/3 of the bytes.
+    if (base64.length > Math.ceil(MAX_FINAL_EPISODE_BYTES / 3) * 4) throw new RangeError(`the final episode is larger than ${MAX_FINAL_EPISODE_BYTES} bytes`)
+    this.gate.claimSave(caller, block, sampleId)
     const bytes = new Uint8Array(Buffer.from(base64, 'base64'))
     await (await this.runWriter()).saveFinalEpisode(block, sampleId, bytes)
     return sha256Hex(bytes)
   }
 
   /**
+   * Sends one model request of the open sample's API agent to the provider (the key stays here). The request is
+   * aborted when the agent's work ends (final episode saved, sample finished, time limit passed); the provider's
+   * reported usage and cost are counted here, so they survive whatever happens to the page.
+   */
+  async modelRequest(caller: CommandCaller, request: unknown): Promise<unknown> {
+    const open = this.gate.openSampleOf(caller, 'send a model request')
+    if (open.agentKind !== 'api') throw new SampleAccessError('WRONG_AGENT', `${open.block} / ${open.sampleId} runs no API agent; model requests are refused`)
+    if (open.signal.aborted) throw new SampleAccessError('NOT_OPEN', `the agent of ${open.block} / ${open.sampleId} has stopped: ${String((open.signal.reason as Error | undefined)?.message ?? open.signal.reason)}`)
+    const send = this.options.sendModelRequest ?? ((body: unknown, signal: AbortSignal) => modelRequest(body, { signal }))
+    const json = await send(request, open.signal)
+    const parsed = ModelRequestSchema.safeParse(request)
+    if (parsed.success) {
+      const totals = this.spend.get(open) ?? new UsageTotals()
+      this.spend.set(open, totals)
+      totals.add(responseUsage(parsed.data.provider, json))
+    }
+    return json
+  }
+
+  /**
    * Scores the saved final episode (any saved export is scored, whatever the agent did), writes result.json
    * and returns the official row. An unsaved export gives an error row (PA 0, SR 0, SCD null).
    */
-  async finishSample(block: string, sampleId: string, request: unknown): Promise<FinishSampleResponse> {
+  async finishSample(caller: CommandCaller, block: string, sampleId: string, request: unknown): Promise<FinishSampleResponse> {
     const report = FinishSampleRequestSchema.parse(request)
+    // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
+    const open = this.gate.claimFinish(caller, block, sampleId)
+    const spent = this.spend.get(open)
+    this.spend.delete(open)
+    this.revokeInputs.get(key(block, sampleId))?.()
+    this.revokeInputs.delete(key(block, sampleId))
     const run = await this.runWriter()
     const sample = findSample(this.pkg, block, sampleId)
+    if (report.capture !== null) await this.saveCapture(run, block, sampleId, report.capture)
+    // An API agent's spend as the provider reported it to Node: the page's own account may be lost (a timeout) or wrong.
+    const spentExecution = spent === undefined ? report.execution : { ...report.execution, usage: spent.usage, cost_usd: spent.costUsd }
+    // Ctrl-C cut the agent short: whatever it reported, the sample was interrupted (and is run again on resume).
+    const execution = this.interrupted && spentExecution.status !== 'completed' ? { ...spentExecution, status: 'interrupted' as const } : spentExecution
     const started = performance.now()
-    const scorer = (this.scorer ??= createScorer(this.options.scoringWorkers === undefined ? {} : { workers: this.options.scoringWorkers }))
+    const scorer = this.sampleScorer()
     let fields: FinalEpisodeScore | ErrorFields
     try {
       if (report.archive.status !== 'saved') throw new Error(`the final episode was not saved (${report.archive.error ?? report.archive.status})`)
@@ -125,40 +267,45 @@ export class BenchmarkSession {
       fields = errorFields(error)
     }
     const scoreMs = performance.now() - started
-    const usage = report.execution.usage
     const row: FinishSampleResponse['row'] = {
       block,
       sample_id: sampleId,
       run: run.dir,
       duration_seconds: report.durationSeconds,
-      usage,
-      cost_usd: report.execution.cost_usd,
+      usage: execution.usage,
+      cost_usd: execution.cost_usd,
       tool_calls: report.toolCalls,
       attempt_finished: true,
       ...fields,
     }
-    const completed = report.execution.status === 'completed' && report.archive.status === 'saved'
+    // A CLI agent's own report (exit code, parse errors, its errors, stderr) held on the Node side wins over the page's.
+    const recorded = this.executionRecord(block, sampleId, execution)
+    const completed = recorded.status === 'completed' && report.archive.status === 'saved'
     await run.writeResult(block, sampleId, {
       status: completed ? 'completed' : 'failed',
       started_at: this.started.get(key(block, sampleId)) ?? null,
       finished_at: new Date().toISOString(),
-      execution: this.executionRecord(block, sampleId, report.execution),
+      execution: recorded,
       archive: report.archive,
       agent_outcome: report.agentOutcome,
       cleanup_error: null,
       duration_seconds: report.durationSeconds,
       tool_calls: report.toolCalls,
       harness: { timings_ms: { ...report.timings, scoreMs }, scoring_backend: scorer.backend },
+      // The official row as scored now, so a resumed run reports it without scoring again.
+      metrics: row,
     })
     this.started.delete(key(block, sampleId))
-    return { row, scoreMs, backend: scorer.backend, runDir: run.dir }
+    this.stopRules.record({ execution: recorded, archive: report.archive })
+    return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
   /**
    * Runs the sample's CLI agent (Codex CLI / Claude Code) in a private workspace against the page's tools,
    * reached through `frame` (the page must have exposed its registered tools with `exposeToolRelay`).
    */
-  async runCliAgent(block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
+  async runCliAgent(caller: CommandCaller, block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
+    const open = this.gate.claimCli(caller, block, sampleId)
     const sample = findSample(this.pkg, block, sampleId)
     const spec = await this.agentFor(sample)
     if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
@@ -173,7 +320,8 @@ export class BenchmarkSession {
         relay,
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
-        onRecord: (entry: ConversationEntry) => this.record(block, sampleId, entry),
+        signal: open.signal,
+        onRecord: (entry: ConversationEntry) => this.appendRecord(block, sampleId, entry),
       }
       const run = spec.cli === 'external'
         ? await runExternalAgentOnRelay({ ...common, command: this.externalProgram(block, sampleId), cwd: process.cwd(), sample: { block, sampleId }, model: this.options.model })
@@ -205,26 +353,76 @@ export class BenchmarkSession {
   private executionRecord(block: string, sampleId: string, reported: FinishSampleRequest['execution']): FinishSampleRequest['execution'] & Record<string, unknown> {
     const cli = this.cliExecutions.get(key(block, sampleId))
     this.cliExecutions.delete(key(block, sampleId))
-    if (cli !== undefined) return { ...cli }
+    // Ctrl-C cut the agent short: whatever it reported, the sample was interrupted (as for the page's report).
+    if (cli !== undefined) return { ...cli, status: this.interrupted && cli.status !== 'completed' ? 'interrupted' : cli.status }
     return { ...reported, exit_code: null, agent_error: reported.error, parse_errors: 0 }
   }
 
-  /** Ends the run: final status in run.json, scoring workers stopped. */
+  /** Ends the run: final status in run.json (`paused` with its reason when the run stopped), scoring workers stopped. */
   async close(status: 'completed' | 'failed'): Promise<void> {
+    this.gate.abortAll('the run has ended')
+    for (const revoke of this.revokeInputs.values()) revoke()
+    this.revokeInputs.clear()
     await this.scorer?.close()
     this.scorer = undefined
-    if (this.run !== undefined) await (await this.run).finish(status)
+    const reason = this.stopRules.reason
+    if (this.run !== undefined) await (await this.run).finish(reason === undefined ? status : 'paused', [], reason)
+  }
+
+  private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
+    const reason = this.stopRules.reason
+    if (reason !== undefined) return { kind: 'skip', reason }
+    return this.resumed().then(async (plan) => {
+      const recorded = plan?.recorded.get(sampleKey(block, sampleId))
+      if (recorded === undefined) return { kind: 'run' as const }
+      return recordedPlan(recorded, this.pkg, () => this.sampleScorer())
+    })
+  }
+
+  private resumed(): Promise<ResumePlan | undefined> {
+    const resume = this.options.resume
+    this.resumePlan ??= resume === undefined ? Promise.resolve(undefined) : planResume({ resume, runsRoot: this.options.runsRoot, retryFailed: this.options.retryFailed === true, pkg: this.pkg })
+    return this.resumePlan
+  }
+
+  private sampleScorer(): SampleScorer {
+    return (this.scorer ??= createScorer(this.options.scoringWorkers === undefined ? {} : { workers: this.options.scoringWorkers }))
+  }
+
+  private async appendRecord(block: string, sampleId: string, entry: unknown): Promise<void> {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || typeof (entry as { type?: unknown }).type !== 'string') {
+      throw new TypeError('a conversation record must be an object with a string "type"')
+    }
+    const text = JSON.stringify(entry)
+    if (text.length > MAX_RECORD_CHARS) throw new RangeError(`a conversation record is larger than ${MAX_RECORD_CHARS} characters`)
+    await (await this.runWriter()).appendConversation(block, sampleId, entry as { type: string } & Record<string, unknown>)
+  }
+
+  /** Keeps the page's picture of the final scene as final.png (a PNG, or nothing). */
+  private async saveCapture(run: RunWriter, block: string, sampleId: string, base64: string): Promise<void> {
+    if (base64.length > Math.ceil(MAX_CAPTURE_BYTES / 3) * 4) return
+    const bytes = new Uint8Array(Buffer.from(base64, 'base64'))
+    if (!PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) return
+    await run.saveSampleFile(block, sampleId, 'final.png', bytes)
+  }
+
+  private agentKind(): GatedAgentKind {
+    const agent = this.options.agent
+    if (agent === 'codex' || agent === 'claude' || agent === 'external') return 'cli'
+    if (isApiAgentName(agent) || API_PROVIDERS.includes(agent)) return 'api'
+    return 'page'
   }
 
   private runWriter(): Promise<RunWriter> {
-    this.run ??= RunWriter.create({
+    this.run ??= this.resumed().then(plan => RunWriter.create({
+      sourceRun: plan?.sourceRun ?? null,
       runsRoot: this.options.runsRoot,
       selection: this.selection,
       tasks: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.taskText])),
       referenceModes: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.referenceMode])),
       options: this.options.recordedOptions,
       benchmark: { root: this.pkg.root, frozen: this.pkg.frozenRelease, revision: null },
-    })
+    }))
     return this.run
   }
 
@@ -244,13 +442,22 @@ export class BenchmarkSession {
         }
       }
       default:
+        if (isAgentModulePath(this.options.agent)) {
+          if (this.options.moduleUrl === undefined) return { kind: 'unavailable', reason: `agent modules (${this.options.agent}) run only in a Vitest run` }
+          try {
+            await access(this.options.agent)
+          } catch {
+            return { kind: 'unavailable', reason: `the agent module ${this.options.agent} does not exist (the agent option names a module file relative to the project root)` }
+          }
+          return { kind: 'module', url: this.options.moduleUrl(this.options.agent), source: this.options.agent }
+        }
         if (isApiAgentName(this.options.agent)) return { kind: 'api', spec: parseApiAgentName(this.options.agent) }
         if (this.options.agent === 'codex' || this.options.agent === 'claude') {
           if (this.options.model === undefined) return { kind: 'unavailable', reason: `the ${this.options.agent} agent needs a model: set AWB_MODEL (or the plugin's model option)` }
           return { kind: 'cli', cli: this.options.agent, model: this.options.model }
         }
         if (API_PROVIDERS.includes(this.options.agent) && this.options.model !== undefined) return { kind: 'api', spec: parseApiAgentName(`${this.options.agent}:${this.options.model}`) }
-        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, codex or claude (with AWB_MODEL), openai:<model> or anthropic:<model>` }
+        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, codex or claude (with AWB_MODEL), openai:<model>, anthropic:<model> or a page agent module (./my-agent.ts)` }
     }
   }
 }

@@ -15,6 +15,11 @@ import type { StartsJob, WorkerJob, WorkerReply } from './protocol.ts'
 
 /** Default cap on worker threads (beyond this the 24 + n starts leave threads idle). */
 export const MAX_DEFAULT_WORKERS = 8
+/**
+ * Most worker threads one pool may start: a sample has 24 + n alignment starts (n ≤ ~40 parts), so more threads
+ * only cost memory, and a mistyped 10000 would exhaust it before a single sample is scored.
+ */
+export const MAX_SCORING_WORKERS = 64
 
 export interface ScoringPoolOptions {
   /** Worker threads; 0 runs everything in the calling thread. Default: CPU count, at most MAX_DEFAULT_WORKERS. */
@@ -59,8 +64,8 @@ export class ScoringPool {
 
   constructor(options: ScoringPoolOptions = {}) {
     const workers = options.workers ?? defaultWorkerCount()
-    if (!Number.isInteger(workers) || workers < 0) {
-      throw new ScoringError('SCORING_BAD_INPUT', `workers: expected a whole number ≥ 0, got ${workers}`)
+    if (!Number.isInteger(workers) || workers < 0 || workers > MAX_SCORING_WORKERS) {
+      throw new ScoringError('SCORING_BAD_INPUT', `workers: expected a whole number from 0 to ${MAX_SCORING_WORKERS}, got ${workers}`)
     }
     this.workers = workers
     this.kernel = options.kernel ?? 'cells'

@@ -95,4 +95,12 @@ describe('awb score --poses', () => {
     expect((await runCli(['score', '--evaluation', evaluationPath])).code).toBe(2)
     expect((await runCli(['score', '--evaluation', evaluationPath, '--poses', 'a', '--episode', 'b', '--initial', 'c'])).code).toBe(2)
   })
+
+  it('refuses more scoring workers than the cap with a usage error at once, never a hang', async () => {
+    const poses = join(dir, 'poses-cap.json')
+    await writeFile(poses, '{}')
+    const result = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--workers', '100000'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/--workers: at most 64 scoring workers/)
+  })
 })

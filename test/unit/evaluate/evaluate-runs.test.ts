@@ -103,4 +103,16 @@ describe('evaluateRuns', () => {
     const { rows } = await evaluateRuns({ runDirs: [runDir], packageDir: fixture.root, outputDir: newOutput(), scorer })
     expect(rows[0]).toMatchObject({ status: 'error', error: expect.stringMatching(/archive\.sha256 records 0{64}/) })
   })
+
+  it.each([
+    ['a block', { 'other-block': [SAMPLE] }, /selects block "other-block", which is not in the package/],
+    ['a sample', { 'partnet-none': [SAMPLE, 'sample-99'] }, /selects "sample-99" in block partnet-none, not in the package/],
+  ])('fails when run.json selects %s that the package does not have, writing nothing', async (_label, selection, message) => {
+    const runDir = await run('foreign', [{ block: 'partnet-none', sampleId: SAMPLE, finalEpisode: await finalEpisode('partnet-none') }])
+    const runJson = JSON.parse(await readFile(join(runDir, 'run.json'), 'utf8')) as Record<string, unknown>
+    await writeFile(join(runDir, 'run.json'), JSON.stringify({ ...runJson, selection }))
+    const output = newOutput()
+    await expect(evaluateRuns({ runDirs: [runDir], packageDir: fixture.root, outputDir: output, scorer })).rejects.toMatchObject({ code: 'EVALUATE_RUN_MISMATCH', message: expect.stringMatching(message) })
+    await expect(readdir(output)).rejects.toMatchObject({ code: 'ENOENT' })
+  })
 })

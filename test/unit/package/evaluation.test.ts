@@ -96,6 +96,21 @@ describe('parseEvaluation structural rules', () => {
     }
   })
 
+  it('rejects finite ground truth whose squares overflow: huge points, huge translations, a tiny scale divisor', () => {
+    const points = evaluationWith(['p'])
+    ;((points.points as Record<string, number[][]>).p ?? [])[7] = [0, 0, 1e200]
+    expect(failure(points).message).toMatch(/Nonfinite points after squaring: row 7 .* has 1e\+200/)
+    const pose = evaluationWith(['p'])
+    ;(pose.gt_poses as Record<string, number[]>).p = [1e300, 0, 0, 1, 0, 0, 0]
+    expect(failure(pose)).toMatchObject({ field: 'gt_poses.p', message: expect.stringContaining('Nonfinite GT after squaring') })
+    const divisor = evaluationWith(['p'])
+    divisor.scale_divisor = 1e-300
+    expect(failure(divisor).message).toContain('after squaring')
+    const edge = evaluationWith(['p'])
+    ;((edge.points as Record<string, number[][]>).p ?? [])[7] = [0, 0, 1e150]
+    expect(parseEvaluation(edge, { file: 'e.json' }).points[0]?.[23]).toBe(1e150)
+  })
+
   it('rejects a point row that is not three numbers', () => {
     const value = evaluationWith(['p'])
     const rows = (value.points as Record<string, unknown[]>).p ?? []

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createInputRoute, episodeUrl, pageUrl } from '../../../plugin/input-route.ts'
+import { createInputRoute, InputGrants, type InputGrant } from '../../../plugin/input-route.ts'
 import { openPackage, type BenchmarkPackage } from '../../../src/package/index.ts'
 import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
 
@@ -10,11 +10,19 @@ let fixture: PackageFixture
 let pkg: BenchmarkPackage
 let server: Server
 let base: string
+let grants: InputGrants
+let ikea: InputGrant
+let finalImage: InputGrant
+let none: InputGrant
 
 beforeAll(async () => {
   fixture = await createPackageFixture({ samplesPerBlock: 1 })
   pkg = await openPackage(fixture.root)
-  const route = createInputRoute(pkg)
+  grants = new InputGrants()
+  ikea = grants.grant('ikea-manualbook', 'sample-00')
+  finalImage = grants.grant('partnet-final-image', 'sample-00')
+  none = grants.grant('partnet-none', 'sample-00')
+  const route = createInputRoute(pkg, grants)
   server = createServer((req, res) => route(req, res, () => { res.statusCode = 418; res.end('next') }))
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -40,39 +48,49 @@ function rawGet(path: string): Promise<{ status: number; body: string }> {
 }
 
 describe('the input route', () => {
-  it('serves the initial episode and the reference pages, byte for byte', async () => {
-    const response = await get(episodeUrl('ikea-manualbook', 'sample-00'))
+  it('serves the initial episode and the reference pages of a granted sample, byte for byte', async () => {
+    const response = await get(ikea.episodeUrl)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/zip')
     const expected = await import('node:fs/promises').then(fs => fs.readFile(fixture.path(fixture.rel.episode('ikea-manualbook', 'sample-00'))))
     expect(Buffer.from(await response.arrayBuffer()).equals(expected)).toBe(true)
-    const page = await get(pageUrl('ikea-manualbook', 'sample-00', 2))
+    const page = await get(ikea.pageUrl(2))
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('image/png')
-    expect((await get(pageUrl('partnet-final-image', 'sample-00', 1))).status).toBe(200)
+    expect((await get(finalImage.pageUrl(1))).status).toBe(200)
+  })
+
+  it('serves nothing under an unknown or revoked token, and tokens are not guessable from the sample', async () => {
+    const other = grants.grant('ikea-manualbook', 'sample-00')
+    expect(other.episodeUrl).not.toBe(ikea.episodeUrl)
+    expect(ikea.episodeUrl).not.toContain('sample-00')
+    expect((await get(other.episodeUrl)).status).toBe(200)
+    other.revoke()
+    expect((await get(other.episodeUrl)).status).toBe(404)
+    expect((await get(other.pageUrl(1))).status).toBe(404)
+    expect((await get('/@awb/input/ikea-manualbook/sample-00/initial.episode.zip')).status).toBe(404)
   })
 
   it.each([
-    ['evaluation.json by its package path', '/@awb/input/ikea-manualbook/sample-00/evaluation.json'],
-    ['the cache folder', '/@awb/input/ikea-manualbook/sample-00/cache/sample-00/evaluation.json'],
-    ['traversal', '/@awb/input/ikea-manualbook/sample-00/../../../benchmark.json'],
-    ['encoded traversal', '/@awb/input/ikea-manualbook/sample-00/%2e%2e%2fevaluation.json'],
-    ['a page that does not exist', '/@awb/input/ikea-manualbook/sample-00/pages/3'],
-    ['page 0', '/@awb/input/ikea-manualbook/sample-00/pages/0'],
-    ['a page of a none block', '/@awb/input/partnet-none/sample-00/pages/1'],
-    ['pages.json', '/@awb/input/ikea-manualbook/sample-00/pages/pages.json'],
-    ['an unknown sample', '/@awb/input/ikea-manualbook/sample-99/initial.episode.zip'],
-    ['an unknown block', '/@awb/input/other/sample-00/initial.episode.zip'],
-    ['a malformed escape', '/@awb/input/ikea-manualbook/%E0%A4%A/initial.episode.zip'],
-  ])('refuses %s (404)', async (_label, path) => {
-    const response = await rawGet(path)
+    ['evaluation.json next to a token', (g: InputGrant) => g.episodeUrl.replace('initial.episode.zip', 'evaluation.json')],
+    ['the cache folder', (g: InputGrant) => g.episodeUrl.replace('initial.episode.zip', 'cache/sample-00/evaluation.json')],
+    ['traversal', (g: InputGrant) => g.episodeUrl.replace('initial.episode.zip', '../../../benchmark.json')],
+    ['encoded traversal', (g: InputGrant) => g.episodeUrl.replace('initial.episode.zip', '%2e%2e%2fevaluation.json')],
+    ['a page that does not exist', (g: InputGrant) => g.pageUrl(3)],
+    ['page 0', (g: InputGrant) => g.pageUrl(0)],
+    ['a page of a none block', () => none.pageUrl(1)],
+    ['pages.json', (g: InputGrant) => g.pageUrl(1).replace(/1$/, 'pages.json')],
+    ['a block/sample path instead of a token', () => '/@awb/input/ikea-manualbook/sample-00/initial.episode.zip'],
+    ['a malformed escape', () => '/@awb/input/%E0%A4%A/initial.episode.zip'],
+  ])('refuses %s (404)', async (_label, pathOf) => {
+    const response = await rawGet(pathOf(ikea))
     expect(response.status).toBe(404)
     expect(response.body).not.toContain('"points"')
   })
 
   it('answers only GET and HEAD, and leaves other URLs to the next handler', async () => {
-    expect((await get(episodeUrl('ikea-manualbook', 'sample-00'), { method: 'POST' })).status).toBe(405)
-    const head = await get(episodeUrl('ikea-manualbook', 'sample-00'), { method: 'HEAD' })
+    expect((await get(ikea.episodeUrl, { method: 'POST' })).status).toBe(405)
+    const head = await get(ikea.episodeUrl, { method: 'HEAD' })
     expect(head.status).toBe(200)
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(100)
     expect((await get('/other')).status).toBe(418)
@@ -80,7 +98,7 @@ describe('the input route', () => {
 
   it('refuses a file changed after the package was opened instead of serving it', async () => {
     await writeFile(fixture.path(fixture.rel.page('ikea-manualbook', 'sample-00', 1)), 'tampered')
-    const response = await get(pageUrl('ikea-manualbook', 'sample-00', 1))
+    const response = await get(ikea.pageUrl(1))
     expect(response.status).toBe(500)
     expect(await response.text()).toMatch(/changed since the package was opened/)
   })

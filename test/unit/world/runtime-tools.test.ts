@@ -126,6 +126,21 @@ describe('pose tools (§4.7)', () => {
     expect(quaternionOf(state, 0)).toEqual([1, 0, 0, 0])
   })
 
+  it.each([
+    ['translate_objects by 1e308', 'translate_objects', { ids: ['part-0001'], delta: [1e308, 0, 0] }],
+    ['translate_objects twice past the bound', 'translate_objects', { ids: ['part-0001'], delta: [0, 6e8, 0] }],
+    ['set_object_pose at 1e200', 'set_object_pose', { id: 'part-0002', position: [0, 0, -1e200] }],
+    ['rotate_objects about a pivot at 1e300', 'rotate_objects', { ids: ['part-0001'], angles: [0, 0, 90], pivot: [1e300, 0, 0] }],
+  ])('%s is a tool error that leaves the world as it was (positions whose squares overflow cannot be scored)', async (_label, name, input) => {
+    const runtime = await openBenchmark({ parts: 3 })
+    await callJson(runtime, 'translate_objects', { ids: ['part-0001'], delta: [0, 6e8, 0] })
+    const before = Array.from(runtime.readState())
+    const answer = await callJson(runtime, name, input)
+    expect(answer).toEqual({ error: expect.stringMatching(/^Position out of range: part-000[12] would be more than 1000000000 from the origin/), code: 'invalid_argument' })
+    expect(Array.from(runtime.readState())).toEqual(before)
+    expect(runtime.exportEpisode().states).toHaveLength(1)
+  })
+
   it('translate_objects in camera space (§10.2): camera (0, −3, 0) → 0, delta [0, 0, 0.5] moves y by 0.5 only', async () => {
     const runtime = await openRuntime(buildSetupEpisode({ mutate: e => { e.initial.camera = { position: [0, -3, 0], target: [0, 0, 0] } } }))
     await callJson(runtime, 'translate_objects', { ids: ['part-0002'], delta: [0, 0, 0.5], space: 'camera' })

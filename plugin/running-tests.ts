@@ -1,0 +1,65 @@
+// Which test Vitest is running in each block project, as its reporter events say: the Node side's answer to
+// "is this the running test's sample?" when a page asks to start one.
+import type { Reporter, TestCase } from 'vitest/node'
+import { SampleAccessError } from '../src/harness/node/index.ts'
+import { blockOfProject } from './browser-commands.ts'
+
+/** How long a start waits for Vitest to report its test running (task updates are throttled at 100 ms). */
+const REPORT_WAIT_MS = 10_000
+
+/**
+ * A reporter that records each project's running test (its name is the sample id: the suite names tests `%s`
+ * over sample ids) and lets a start wait until the test it names is the one running in its project.
+ */
+export class RunningTests implements Reporter {
+  private readonly running = new Map<string, string>()
+  private readonly waiters = new Set<() => void>()
+  private readonly waitMs: number
+  private readonly onTestEnded: ((block: string, sampleId: string) => void) | undefined
+
+  /** `onTestEnded` hears of every block test that ended (so a sample its page left open can be closed). */
+  constructor(options: { waitMs?: number; onTestEnded?: (block: string, sampleId: string) => void } = {}) {
+    this.waitMs = options.waitMs ?? REPORT_WAIT_MS
+    this.onTestEnded = options.onTestEnded
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    const block = blockOfProject(testCase.project)
+    if (block === undefined) return
+    this.running.set(block, testCase.name)
+    for (const wake of this.waiters) wake()
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const block = blockOfProject(testCase.project)
+    if (block === undefined) return
+    if (this.running.get(block) === testCase.name) this.running.delete(block)
+    this.onTestEnded?.(block, testCase.name)
+  }
+
+  /** The test running in `block`'s project, if any. */
+  current(block: string): string | undefined {
+    return this.running.get(block)
+  }
+
+  /** Resolves once `sampleId`'s test runs in `block`'s project; rejects when another runs or none does in time. */
+  async awaitRunning(block: string, sampleId: string): Promise<void> {
+    const deadline = Date.now() + this.waitMs
+    while (this.running.get(block) !== sampleId) {
+      const left = deadline - Date.now()
+      if (left <= 0) {
+        const current = this.running.get(block)
+        throw new SampleAccessError('NOT_RUNNING_TEST', `${block} / ${String(sampleId)} is not the running test of project ${block}${current === undefined ? '' : ` (${current} is)`}; a page may start only its own test's sample`)
+      }
+      await new Promise<void>(resolve => {
+        const wake = () => {
+          clearTimeout(timer)
+          this.waiters.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, left)
+        this.waiters.add(wake)
+      })
+    }
+  }
+}

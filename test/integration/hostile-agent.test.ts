@@ -1,0 +1,336 @@
+// A hostile page agent against a real benchmark run (a child `vitest run`, real Chromium): it tries to read the
+// ground truth, write on the host, use the scorer as an oracle and break out of its sample, from inside the page,
+// while this process probes the same server from outside. A canary planted in every evaluation.json must appear
+// nowhere the agent or the run records can see. Each defence has a probe that only it stops (see SECURITY.md).
+import { spawn } from 'node:child_process'
+import { createHash, randomUUID } from 'node:crypto'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Probe, ProbeOutcome } from './hostile/hostile-agent.ts'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const AGENT = join(ROOT, 'test', 'integration', 'hostile', 'hostile-agent.ts')
+const BLOCK = 'ikea-manualbook'
+const SAMPLE = 'Chair/logrelm'
+const OTHER_SAMPLE = 'Misc/grefodun'
+const CHILD_TIMEOUT_MS = 240_000
+/** The marker of an evaluation.json body, whether or not the canary survived a transformation. */
+const GROUND_TRUTH_MARKER = 'gt_poses'
+
+interface Attack {
+  canary: string
+  packageDir: string
+  runsDir: string
+  scratch: string
+  plantedPath: string
+  victimPath: string
+  evaluationPath: string
+  evaluationHash: string
+  origin: string | undefined
+  fromOutside: ProbeOutcome[]
+  before: ProbeOutcome[]
+  after: ProbeOutcome[]
+  exitCode: number | null
+  output: string
+}
+
+const scratchDirs: string[] = []
+afterAll(async () => {
+  for (const dir of scratchDirs) await rm(dir, { recursive: true, force: true })
+})
+
+/** Copies the bundled package to `where`, with a canary in every evaluation.json (a key the scorer ignores). */
+async function plantedPackage(where: string, canary: string): Promise<string> {
+  const dir = join(where, 'pkg')
+  await cp(join(ROOT, 'fixtures', 'awb-mini'), dir, { recursive: true })
+  for (const file of await filesUnder(dir)) {
+    if (!file.endsWith('evaluation.json')) continue
+    const value = JSON.parse(await readFile(file, 'utf8')) as { provenance?: Record<string, unknown> }
+    value.provenance = { ...value.provenance, canary }
+    await writeFile(file, JSON.stringify(value))
+  }
+  return dir
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true })
+  return entries.filter(entry => entry.isFile()).map(entry => join(entry.parentPath, entry.name))
+}
+
+/** The probes the page runs, given where things are (root-relative URLs only when the package is in the project). */
+function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath'>): { before: Probe[]; after: Probe[] } {
+  const inside = !relative(ROOT, attack.packageDir).startsWith('..')
+  const rel = (path: string) => `/${relative(ROOT, path).split('\\').join('/')}`
+  const evalRel = relative(attack.packageDir, attack.evaluationPath)
+  const urls: [string, string][] = [
+    ['fs', `/@fs${attack.evaluationPath}`],
+    ['fs-raw', `/@fs${attack.evaluationPath}?raw`],
+    ['fs-url', `/@fs${attack.evaluationPath}?url`],
+    ['fs-import', `/@fs${attack.evaluationPath}?import`],
+    ['fs-inline', `/@fs${attack.evaluationPath}?inline`],
+    ['id', `/@id/${attack.evaluationPath}`],
+    ['fs-traversal', `/@fs${ROOT}/suites/../${relative(ROOT, attack.evaluationPath)}`],
+    ['fs-encoded-traversal', `/@fs${ROOT}/suites/%2e%2e%2f${relative(ROOT, attack.evaluationPath).split('/').map(encodeURIComponent).join('%2f')}`],
+    ['fs-benchmark-json', `/@fs${attack.packageDir}/benchmark.json`],
+    ['fs-evaluation-renamed-case', `/@fs${attack.evaluationPath.replace(/evaluation\.json$/, 'EVALUATION.json')}`],
+    ['attachment', `/__vitest_attachment__?path=${encodeURIComponent(attack.evaluationPath)}&contentType=text/plain`],
+    ['input-route-path', `/@awb/input/${BLOCK}/${OTHER_SAMPLE.replace('/', '--')}/initial.episode.zip`],
+    ['input-route-traversal', `/@awb/input/x/../../${relative(ROOT, attack.evaluationPath)}`],
+    ['runs', `/@fs${attack.runsDir}/`],
+    ['demonstrations', `/@fs${ROOT}/fixtures/demonstrations/${BLOCK}/${SAMPLE.replace('/', '--')}.calls.jsonl`],
+    ['generator', `/@fs${ROOT}/fixtures/generator/`],
+    ['fixtures-root-relative', `/fixtures/demonstrations/${BLOCK}/${SAMPLE.replace('/', '--')}.calls.jsonl`],
+  ]
+  if (inside) {
+    const pkg = rel(attack.packageDir)
+    urls.push(
+      ['root', `${pkg}/${evalRel}`],
+      ['root-raw', `${pkg}/${evalRel}?raw`],
+      ['root-url', `${pkg}/${evalRel}?url`],
+      ['root-import', `${pkg}/${evalRel}?import`],
+      ['root-inline', `${pkg}/${evalRel}?inline`],
+      ['root-double-encoded', `/suites/%252e%252e${pkg}/${evalRel}`],
+      ['root-benchmark-json', `${pkg}/benchmark.json`],
+    )
+  }
+  const before: Probe[] = [
+    ...urls.map(([id, url]) => ({ id: `fetch:${id}`, kind: 'fetch' as const, url })),
+    { id: 'import:fs-json', kind: 'import', url: `/@fs${attack.evaluationPath}` },
+    { id: 'import:fs-raw', kind: 'import', url: `/@fs${attack.evaluationPath}?raw` },
+    ...(inside ? [{ id: 'import:root-json', kind: 'import' as const, url: `${rel(attack.packageDir)}/${evalRel}` }] : []),
+    // Vitest's built-in file commands: refused by name (the plugin's override).
+    { id: 'vitest-command:readFile', kind: 'command', name: 'readFile', args: [attack.evaluationPath] },
+    { id: 'vitest-command:readFile-source', kind: 'command', name: 'readFile', args: ['package.json'] },
+    { id: 'vitest-command:writeFile', kind: 'command', name: 'writeFile', args: [attack.plantedPath, 'export const planted = true\n'] },
+    { id: 'vitest-command:removeFile', kind: 'command', name: 'removeFile', args: [attack.victimPath] },
+    { id: 'vitest-command:fileInfo', kind: 'command', name: '__vitest_fileInfo', args: [attack.evaluationPath, 'utf-8'] },
+    { id: 'vitest-command:screenshot', kind: 'command', name: '__vitest_screenshot', args: [attack.plantedPath, {}] },
+    // Vitest's RPC, below the commands: reading is held by server.fs.deny, writing by browser.api.allowWrite.
+    { id: 'vitest-rpc:readSnapshotFile', kind: 'rpc', method: 'readSnapshotFile', args: [attack.evaluationPath] },
+    { id: 'vitest-rpc:saveSnapshotFile', kind: 'rpc', method: 'saveSnapshotFile', args: [attack.plantedPath, 'export const planted = true\n'] },
+    { id: 'vitest-rpc:removeSnapshotFile', kind: 'rpc', method: 'removeSnapshotFile', args: [attack.victimPath] },
+    // Our commands: another block, another sample, this sample again, paths for names, services of other agents.
+    { id: 'awb:start-other-block', kind: 'command', name: 'awbStartSample', args: ['partnet-none', '20545'] },
+    { id: 'awb:start-other-sample', kind: 'command', name: 'awbStartSample', args: [BLOCK, OTHER_SAMPLE] },
+    { id: 'awb:start-again', kind: 'command', name: 'awbStartSample', args: [BLOCK, SAMPLE] },
+    { id: 'awb:save-path-block', kind: 'command', name: 'awbSaveFinal', args: ['../../escape', SAMPLE, 'AAAA'] },
+    { id: 'awb:save-path-sample', kind: 'command', name: 'awbSaveFinal', args: [BLOCK, '../../../escape', 'AAAA'] },
+    { id: 'awb:save-other-sample', kind: 'command', name: 'awbSaveFinal', args: [BLOCK, OTHER_SAMPLE, 'AAAA'] },
+    { id: 'awb:record-path-block', kind: 'command', name: 'awbRecord', args: ['../../escape', SAMPLE, { type: 'event', event: 'x' }] },
+    { id: 'awb:finish-other-sample', kind: 'command', name: 'awbFinishSample', args: [BLOCK, OTHER_SAMPLE, {}] },
+    { id: 'awb:model-request', kind: 'command', name: 'awbModelRequest', args: [{ provider: 'openai', body: { model: 'gpt-x', messages: [] } }] },
+    { id: 'awb:run-cli-agent', kind: 'command', name: 'awbRunCliAgent', args: [BLOCK, SAMPLE] },
+    { id: 'globals', kind: 'globals' },
+    // Tools: finite values whose squares overflow would make the world unscorable.
+    { id: 'tool:translate-1e308', kind: 'tool', name: 'translate_objects', input: { ids: ['part-0001'], delta: [1e308, 0, 0] } },
+    { id: 'tool:set-pose-1e200', kind: 'tool', name: 'set_object_pose', input: { id: 'part-0001', position: [0, 1e200, 0] } },
+  ]
+  const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]).toString('base64')
+  const finishReport = {
+    execution: { status: 'completed', final_answer: null, error: null, usage: null, cost_usd: null, model: null },
+    archive: { status: 'saved', sha256: null, calls: 0, error: null },
+    agentOutcome: null, toolCalls: 0, durationSeconds: 1, timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0 }, capture: null,
+  }
+  const after: Probe[] = [
+    { id: 'awb:save-early', kind: 'command', name: 'awbSaveFinal', args: [BLOCK, SAMPLE, emptyZip] },
+    { id: 'awb:save-twice', kind: 'command', name: 'awbSaveFinal', args: [BLOCK, SAMPLE, emptyZip] },
+    { id: 'awb:finish-early', kind: 'command', name: 'awbFinishSample', args: [BLOCK, SAMPLE, finishReport] },
+    { id: 'awb:finish-again', kind: 'command', name: 'awbFinishSample', args: [BLOCK, SAMPLE, finishReport] },
+    { id: 'awb:save-after-finish', kind: 'command', name: 'awbSaveFinal', args: [BLOCK, SAMPLE, emptyZip] },
+    { id: 'awb:record-after-finish', kind: 'command', name: 'awbRecord', args: [BLOCK, SAMPLE, { type: 'event', event: 'late' }] },
+    // No sample of this project is open now: only the running-test check stands between the page and another sample.
+    { id: 'awb:start-other-after-finish', kind: 'command', name: 'awbStartSample', args: [BLOCK, OTHER_SAMPLE] },
+  ]
+  return { before, after }
+}
+
+/** A GET whose path is sent as written (fetch would normalise `..`). */
+function rawGet(origin: string, path: string): Promise<ProbeOutcome> {
+  return new Promise((resolvePromise) => {
+    const req = request(`${origin}/`, { path, method: 'GET' }, (res) => {
+      let body = ''
+      res.on('data', (chunk: Buffer) => { body += chunk.toString('utf8') })
+      res.on('end', () => resolvePromise({ id: `outside:${path}`, status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', error => resolvePromise({ id: `outside:${path}`, error: error.message }))
+    req.end()
+  })
+}
+
+async function readBody(req: import('node:http').IncomingMessage): Promise<string> {
+  let text = ''
+  for await (const chunk of req) text += (chunk as Buffer).toString('utf8')
+  return text
+}
+
+/** Runs one attack: a child `vitest run` of one sample with the hostile agent, and this process's own probes. */
+async function attack(where: 'inside' | 'outside'): Promise<Attack> {
+  const id = randomUUID().slice(0, 8)
+  const scratch = where === 'inside' ? join(ROOT, '.awb-hostile', id) : join(tmpdir(), `awb-hostile-${id}`)
+  scratchDirs.push(scratch)
+  await mkdir(scratch, { recursive: true })
+  const canary = `AWB-CANARY-${randomUUID()}`
+  const packageDir = await plantedPackage(scratch, canary)
+  const runsDir = join(scratch, 'runs')
+  const evaluationPath = (await filesUnder(packageDir)).find(file => file.endsWith(join(SAMPLE.replace('/', '--'), 'evaluation.json')))!
+  const evaluationHash = createHash('sha256').update(await readFile(evaluationPath)).digest('hex')
+  // In the project either way: the project root is what Vite may serve, so that is where planting would matter.
+  const projectScratch = join(ROOT, '.awb-hostile', `${id}-project`)
+  scratchDirs.push(projectScratch)
+  await mkdir(projectScratch, { recursive: true })
+  const plantedPath = join(projectScratch, 'planted.ts')
+  const victimPath = join(projectScratch, 'victim.txt')
+  await writeFile(victimPath, 'keep me')
+  const result: Attack = { canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, fromOutside: [], before: [], after: [], exitCode: null, output: '' }
+  const probes = pageProbes(result)
+
+  const server: Server = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*')
+    void (async () => {
+      const body = await readBody(req)
+      if (req.url === '/origin') {
+        result.origin = (JSON.parse(body) as { origin: string }).origin
+        // Another process on the same port, while the sample is open: the same URLs, raw.
+        const fetches = probes.before.filter((probe): probe is Extract<Probe, { kind: 'fetch' }> => probe.kind === 'fetch')
+        for (const probe of fetches) result.fromOutside.push(await rawGet(result.origin, probe.url))
+        res.end(JSON.stringify(probes))
+      } else if (req.url === '/report') {
+        result.before = JSON.parse(body) as ProbeOutcome[]
+        res.end('{}')
+      } else if (req.url === '/report-after') {
+        result.after = JSON.parse(body) as ProbeOutcome[]
+        res.end('{}')
+      } else {
+        res.statusCode = 404
+        res.end()
+      }
+    })()
+  })
+  await new Promise<void>(resolvePromise => server.listen(0, '127.0.0.1', resolvePromise))
+  try {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', BLOCK, '-t', SAMPLE], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        AWB_BENCHMARK: packageDir,
+        AWB_RUNS: runsDir,
+        AWB_AGENT: AGENT,
+        AWB_TIMEOUT_SECONDS: '120',
+        // Secrets of the user's environment: none may reach the page.
+        OPENAI_API_KEY: `sk-${canary}`,
+        ANTHROPIC_API_KEY: `sk-ant-${canary}`,
+        VITE_AWB_HOSTILE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child.stdout.on('data', (chunk: Buffer) => { result.output += chunk.toString() })
+    child.stderr.on('data', (chunk: Buffer) => { result.output += chunk.toString() })
+    result.exitCode = await new Promise<number | null>(resolvePromise => child.on('close', code => resolvePromise(code)))
+  } finally {
+    await new Promise(resolvePromise => server.close(resolvePromise))
+  }
+  return result
+}
+
+function outcome(list: readonly ProbeOutcome[], id: string): ProbeOutcome {
+  const found = list.find(entry => entry.id === id)
+  if (found === undefined) throw new Error(`probe ${id} did not run`)
+  return found
+}
+
+function expectNoGroundTruth(attackResult: Attack, outcomes: readonly ProbeOutcome[]): void {
+  for (const entry of outcomes) {
+    const text = JSON.stringify(entry)
+    expect(text, entry.id).not.toContain(attackResult.canary)
+    expect(text, entry.id).not.toContain(GROUND_TRUTH_MARKER)
+  }
+}
+
+describe.each(['inside', 'outside'] as const)('a hostile page agent in a real run (package %s the project)', (where) => {
+  let result: Attack
+  it('runs the hostile agent in the page of a real sample', async () => {
+    result = await attack(where)
+    expect(result.origin, result.output).toMatch(/^http:\/\/(localhost|127\.0\.0\.1):\d+$/)
+    expect(result.before.length, result.output).toBeGreaterThan(30)
+    expect(result.after).toHaveLength(7)
+  }, CHILD_TIMEOUT_MS)
+
+  it('never gets an answer from the server for the package, runs or demonstrations: not from the page, not from another process', () => {
+    const fetches = result.before.filter(entry => entry.id.startsWith('fetch:'))
+    for (const entry of [...fetches, ...result.fromOutside]) {
+      expect(entry.status, `${entry.id} → ${entry.body?.slice(0, 120)}`).toBe(404)
+      // The serve guard's answer (Vite's own fs.deny would say 403): each of these is stopped before Vite sees it.
+      const expected = entry.id.includes('/@awb/input/ikea') || entry.id === 'fetch:input-route-path' ? /Not an agent-visible input of an open sample/ : /^Not served: benchmark package files/
+      expect(entry.body, entry.id).toMatch(expected)
+    }
+    expect(result.fromOutside).toHaveLength(fetches.length)
+    expectNoGroundTruth(result, [...fetches, ...result.fromOutside])
+  })
+
+  it('cannot import ground truth as a module', () => {
+    for (const entry of result.before.filter(one => one.id.startsWith('import:'))) expect(entry.error, entry.id).toBeDefined()
+  })
+
+  it('finds Vitest\'s file commands switched off in block projects', () => {
+    for (const id of ['readFile', 'readFile-source', 'writeFile', 'removeFile', 'fileInfo', 'screenshot']) {
+      expect(outcome(result.before, `vitest-command:${id}`).error).toMatch(/disabled in benchmark block projects/)
+    }
+  })
+
+  it('cannot read through Vitest\'s RPC (server.fs.deny), nor write or delete through it (browser.api.allowWrite)', () => {
+    expect(outcome(result.before, 'vitest-rpc:readSnapshotFile').error).toMatch(/Access denied/)
+    expect(existsSync(result.plantedPath)).toBe(false)
+    expect(existsSync(result.victimPath)).toBe(true)
+  })
+
+  it('cannot act on another block or sample, start its own sample twice, or pass paths for names', () => {
+    expect(outcome(result.before, 'awb:start-other-block').error).toMatch(/cannot act on block "partnet-none"/)
+    expect(outcome(result.before, 'awb:start-other-sample').error).toMatch(/still open|not the running test/)
+    expect(outcome(result.before, 'awb:start-again').error).toMatch(/already started/)
+    expect(outcome(result.before, 'awb:save-path-block').error).toMatch(/cannot act on block "..\/..\/escape"/)
+    expect(outcome(result.before, 'awb:save-path-sample').error).toMatch(/not the open sample/)
+    expect(outcome(result.before, 'awb:save-other-sample').error).toMatch(/not the open sample/)
+    expect(outcome(result.before, 'awb:record-path-block').error).toMatch(/cannot act on block/)
+    expect(outcome(result.before, 'awb:finish-other-sample').error).toBeDefined()
+    expect(outcome(result.before, 'awb:model-request').error).toMatch(/runs no API agent/)
+    expect(outcome(result.before, 'awb:run-cli-agent').error).toMatch(/not started with a CLI agent/)
+    expect(existsSync(join(ROOT, 'escape'))).toBe(false)
+  })
+
+  it('sees no API key or other secret of the environment in its globals', () => {
+    const globals = outcome(result.before, 'globals')
+    expect(globals.value).toContain('"allowWrite":false')
+    expect(globals.value).not.toContain(result.canary)
+  })
+
+  it('gets a tool error for positions whose squares overflow', () => {
+    for (const id of ['tool:translate-1e308', 'tool:set-pose-1e200']) expect(outcome(result.before, id).value).toMatch(/Position out of range/)
+  })
+
+  it('gets one score for its sample, however early it asks, and never a second', () => {
+    expect(outcome(result.after, 'awb:save-early').value).toMatch(/^"[0-9a-f]{64}"$/)
+    expect(outcome(result.after, 'awb:save-twice').error).toMatch(/already saved/)
+    expect(outcome(result.after, 'awb:finish-early').value).toContain('"row"')
+    expect(outcome(result.after, 'awb:finish-again').error).toMatch(/score is computed once/)
+    expect(outcome(result.after, 'awb:save-after-finish').error).toMatch(/has finished/)
+    expect(outcome(result.after, 'awb:record-after-finish').error).toMatch(/has finished/)
+    expect(outcome(result.after, 'awb:start-other-after-finish').error).toMatch(/not the running test/)
+    // The harness's own save and finish came after the agent's, and were refused: the test fails, the row stays.
+    expect(result.exitCode).not.toBe(0)
+    expect(result.output).toMatch(/already saved|has finished/)
+  })
+
+  it('leaves no trace of the canary in anything the agent saw or the run recorded, and the ground truth intact', async () => {
+    expectNoGroundTruth(result, [...result.before, ...result.after])
+    const recorded = await filesUnder(result.runsDir)
+    expect(recorded.some(file => file.endsWith('result.json'))).toBe(true)
+    for (const file of recorded) expect((await readFile(file)).includes(result.canary), file).toBe(false)
+    expect(createHash('sha256').update(await readFile(result.evaluationPath)).digest('hex')).toBe(result.evaluationHash)
+  })
+})

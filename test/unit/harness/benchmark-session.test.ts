@@ -1,0 +1,85 @@
+// The Node side of a run as the page reaches it, with real HTTP for model requests (a local fake provider).
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BenchmarkSession, SampleAccessError } from '../../../src/harness/node/index.ts'
+import { modelRequest } from '../../../src/llm/index.ts'
+import { openAiText, startFakeModelServer, type FakeModelServer } from '../../helpers/fake-model-server.ts'
+import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
+
+const BLOCK = 'ikea-manualbook'
+const SAMPLE = 'sample-00'
+const caller = { project: BLOCK }
+
+let fixture: PackageFixture
+let server: FakeModelServer
+let runs: string
+
+beforeEach(async () => {
+  fixture = await createPackageFixture({ samplesPerBlock: 1 })
+  server = await startFakeModelServer()
+  runs = await mkdtemp(join(tmpdir(), 'awb-session-'))
+})
+afterEach(async () => {
+  await server.close()
+  await fixture.cleanup()
+  await rm(runs, { recursive: true, force: true })
+})
+
+let granted = 0
+async function openSession(agent: string): Promise<BenchmarkSession> {
+  return BenchmarkSession.open({
+    benchmark: fixture.root,
+    runsRoot: runs,
+    agent,
+    model: undefined,
+    demonstrations: join(fixture.root, 'none'),
+    sampleTimeoutSeconds: 600,
+    scoringWorkers: 0,
+    inputs: { grant: () => ({ episodeUrl: `/e/${++granted}`, pageUrl: page => `/p/${granted}/${page}`, revoke: () => {} }) },
+    recordedOptions: {},
+    sendModelRequest: (request, signal) => modelRequest(request, { signal, maxRetries: 0, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.openaiBaseUrl } }),
+  })
+}
+
+const REQUEST = { provider: 'openai', body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] } }
+const timedOutReport = {
+  execution: { status: 'timeout', final_answer: null, error: 'time limit of 600 s reached', usage: null, cost_usd: null, model: null },
+  archive: { status: 'not_saved', sha256: null, calls: null, error: null },
+  agentOutcome: null, toolCalls: 1, durationSeconds: 600, timings: { openMs: 1, agentMs: 1, exportMs: 0, saveMs: 0 }, capture: null,
+}
+
+describe('BenchmarkSession model requests', () => {
+  it('counts what the provider reported before a timeout, aborts the request the page abandoned, and refuses later ones', async () => {
+    const session = await openSession('openai:gpt-test')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    server.script('openai', [{ body: openAiText(1, 'thinking', true) }])
+    const first = await session.modelRequest(caller, REQUEST)
+    expect(first).toMatchObject({ choices: [{ message: { content: 'thinking' } }] })
+
+    server.script('openai', [{ hang: true }])
+    const outcome = session.modelRequest(caller, REQUEST).catch((error: unknown) => error)
+    await expect.poll(() => server.requests.length).toBe(2)
+    // The page gave up at its time limit and saved the world: Node ends the request it still had open.
+    await session.saveFinal(caller, BLOCK, SAMPLE, Buffer.from('not a zip').toString('base64'))
+    expect(await outcome).toMatchObject({ code: 'LLM_ABORTED' })
+    await expect(session.modelRequest(caller, REQUEST)).rejects.toThrow(/has stopped|no sample/)
+
+    const { row } = await session.finishSample(caller, BLOCK, SAMPLE, timedOutReport)
+    // The page reported nothing (it timed out); the provider's own figures for the answered request are kept.
+    expect(row).toMatchObject({ usage: { input_tokens: 100, output_tokens: 10, cached_input_tokens: 1 }, cost_usd: 0.001 })
+    const result = JSON.parse(await readFile(join(await session.runDir() ?? '', 'blocks', BLOCK, 'samples', SAMPLE, 'result.json'), 'utf8')) as { execution: Record<string, unknown> }
+    expect(result.execution).toMatchObject({ status: 'timeout', usage: row.usage, cost_usd: row.cost_usd })
+    await expect(session.modelRequest(caller, REQUEST)).rejects.toBeInstanceOf(SampleAccessError)
+    await session.close('completed')
+  })
+
+  it('refuses model requests when the sample runs no API agent', async () => {
+    const session = await openSession('idle')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    await expect(session.modelRequest(caller, REQUEST)).rejects.toThrow(/runs no API agent/)
+    expect(server.requests).toHaveLength(0)
+    await session.close('completed')
+  })
+})
