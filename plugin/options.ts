@@ -27,11 +27,20 @@ export const GatesSchema = z.strictObject({
   vs_baseline: z.strictObject({ SR: z.number().max(0).optional(), PA: z.number().max(0).optional(), SCD: z.number().min(0).optional() }).optional(),
 })
 
+/** A bring-your-own agent program: argv, run in the sample's workspace (README, "Bring your own agent"). */
+export const ExternalAgentOptionSchema = z.strictObject({
+  command: z.array(z.string().min(1)).min(1),
+})
+
 export const AssemblyWorldOptionsSchema = z.strictObject({
   /** Benchmark package directory (AWB_BENCHMARK); default: the bundled `fixtures/awb-mini`. */
   benchmark: z.string().min(1).optional(),
-  /** Agent (AWB_AGENT): `replay` (default), `idle`, `codex`, `claude`, `openai:<model>`, `anthropic:<model>`, or a page agent module `./my-agent.ts`. */
-  agent: z.string().min(1).optional(),
+  /**
+   * Agent (AWB_AGENT): `replay` (default), `idle`, `codex`, `claude`, `openai:<model>`, `anthropic:<model>`, a page
+   * agent module `./my-agent.ts`, or `{command: ['python3', 'agent.py']}`, a program in any language run per sample
+   * against its MCP endpoint (AWB_AGENT as that JSON object).
+   */
+  agent: z.union([z.string().min(1), ExternalAgentOptionSchema]).optional(),
   /** Model name passed to model-backed agents (AWB_MODEL). */
   model: z.string().min(1).optional(),
   /** Calls scripts of the replay agent (AWB_DEMONSTRATIONS); default: `fixtures/demonstrations`. */
@@ -52,12 +61,22 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   retryFailed: z.boolean().optional(),
   /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
   agentCommand: z.array(z.string().min(1)).min(1).optional(),
+  /** Reasoning effort passed to Codex (`model_reasoning_effort`) / Claude Code (`--effort`) (AWB_EFFORT), free text. */
+  effort: z.string().min(1).optional(),
+  /**
+   * Codex `-c KEY=VALUE` overrides (AWB_CODEX_CONFIG, a JSON array): provider and endpoint keys only
+   * (`model_provider`, `model_providers.*`, `openai_base_url`, `model_context_window`).
+   */
+  codexConfig: z.array(z.string().min(1)).optional(),
 })
 export type AssemblyWorldOptions = z.infer<typeof AssemblyWorldOptionsSchema>
 
 export interface ResolvedOptions {
   benchmark: string
+  /** The agent's name; `external` for a `{command}` agent. */
   agent: string
+  /** The program of an `{command}` agent. */
+  externalAgent: readonly [string, ...string[]] | undefined
   model: string | undefined
   demonstrations: string
   thresholds: Record<string, z.infer<typeof ThresholdsSchema>>
@@ -66,6 +85,8 @@ export interface ResolvedOptions {
   sampleTimeoutSeconds: number
   scoringWorkers: number | undefined
   agentCommand: { command: string; args: string[] } | undefined
+  effort: string | undefined
+  codexConfig: string[]
   resume: string | undefined
   retryFailed: boolean
 }
@@ -105,7 +126,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
   }
   const fromEnv = {
     benchmark: text('AWB_BENCHMARK'),
-    agent: text('AWB_AGENT'),
+    // A JSON object is an external agent (`{"command": ["python3", "agent.py"]}`), anything else a name.
+    agent: env.AWB_AGENT?.trim().startsWith('{') === true ? json('AWB_AGENT') : text('AWB_AGENT'),
     model: text('AWB_MODEL'),
     demonstrations: text('AWB_DEMONSTRATIONS'),
     thresholds: json('AWB_THRESHOLDS'),
@@ -114,6 +136,8 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     sampleTimeoutSeconds: number('AWB_TIMEOUT_SECONDS'),
     scoringWorkers: number('AWB_SCORING_WORKERS'),
     agentCommand: json('AWB_AGENT_COMMAND'),
+    effort: text('AWB_EFFORT'),
+    codexConfig: json('AWB_CODEX_CONFIG'),
     resume: text('AWB_RESUME'),
     retryFailed: flag('AWB_RETRY_FAILED'),
   }
@@ -132,7 +156,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
   return {
     benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
     // A module path is made absolute here: the page imports it by that path, wherever Vitest was started.
-    agent: value.agent === undefined ? 'replay' : isAgentModulePath(value.agent) ? resolve(root, value.agent) : value.agent,
+    agent: typeof value.agent === 'object' ? 'external' : value.agent === undefined ? 'replay' : isAgentModulePath(value.agent) ? resolve(root, value.agent) : value.agent,
+    externalAgent: typeof value.agent === 'object' ? [value.agent.command[0]!, ...value.agent.command.slice(1)] : undefined,
     model: value.model,
     demonstrations: value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations),
     thresholds: value.thresholds ?? {},
@@ -141,6 +166,8 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
     scoringWorkers: value.scoringWorkers,
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
+    effort: value.effort,
+    codexConfig: value.codexConfig ?? [],
     resume: value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume),
     retryFailed: value.retryFailed ?? false,
   }

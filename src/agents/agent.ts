@@ -27,7 +27,8 @@ export type ConversationEntry =
   | { type: 'message'; role: 'user' | 'assistant' | 'system'; content: unknown }
   | { type: 'tool_call'; id: string; name: string; arguments: unknown }
   | { type: 'tool_result'; id: string; result: unknown }
-  | { type: 'session'; session_id: string; model: string | null }
+  /** `mcp_servers`: each MCP server's name and status as the CLI reported them at start (Claude Code). */
+  | { type: 'session'; session_id: string; model: string | null; mcp_servers?: { name: string; status: string }[] }
   | { type: 'event'; event: unknown }
   | { type: 'parse_error'; text: string }
 

@@ -10,8 +10,11 @@ export const AgentSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('module'), url: z.string(), source: z.string() }),
   /** An OpenAI-compatible or Anthropic model; its requests go to Node through the page's model transport. */
   z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema }),
-  /** Codex CLI or Claude Code, run by Node; it reaches the page's tools through an MCP relay into this page. */
-  z.strictObject({ kind: z.literal('cli'), cli: z.enum(['codex', 'claude']), model: z.string().min(1) }),
+  /**
+   * Codex CLI, Claude Code or an external agent program, run by Node; it reaches the page's tools through an MCP
+   * relay into this page.
+   */
+  z.strictObject({ kind: z.literal('cli'), cli: z.enum(['codex', 'claude', 'external']), model: z.string().min(1) }),
   /** The configured agent cannot run this sample (e.g. no demonstration): the sample fails with `reason`. */
   z.strictObject({ kind: z.literal('unavailable'), reason: z.string() }),
 ])

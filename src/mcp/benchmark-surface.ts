@@ -1,6 +1,7 @@
 // The benchmark surface (runner.md §4.4, environment.md §6): list_pages, list_webmcp_tools, execute_webmcp_tool
-// (names, inputs and texts mirror chrome-devtools-mcp 1.8.0 with page-id routing) and read_manual_page; each
-// tool declared once. Served over a ToolRelay; no transport here.
+// (names, inputs and wire output mirror chrome-devtools-mcp 1.8.0 with page-id routing: text content only, no
+// structuredContent, the same section layout and `Error: …` lines) and read_manual_page; each tool declared once.
+// Served over a ToolRelay; no transport here.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
@@ -72,7 +73,10 @@ function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
  */
 export function createBenchmarkServer(relay: ToolRelay, gate: ToolCallGate, info: { name: string, version: string }): Server {
   const server = new Server(info, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }))
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    gate.noteListing()
+    return { tools: LISTED }
+  })
   server.setRequestHandler(CallToolRequestSchema, request => {
     const { name } = request.params
     const args = request.params.arguments ?? {}
@@ -95,7 +99,7 @@ async function callBenchmarkTool(relay: ToolRelay, name: BenchmarkToolName, args
     case 'list_webmcp_tools': {
       const parsed = INPUTS.list_webmcp_tools.safeParse(args)
       if (!parsed.success) return invalid(name, parsed.error)
-      return checkPage(relay, parsed.data.pageId) ?? toolListResult(await relay.listTools())
+      return checkPage(relay, parsed.data.pageId) ?? textResult(webMcpToolsSection(await relay.listTools()))
     }
     case 'execute_webmcp_tool': {
       const parsed = INPUTS.execute_webmcp_tool.safeParse(args)
@@ -117,42 +121,49 @@ function invalid(name: string, error: z.ZodError): CallToolResult {
   return errorResult(`MCP error -32602: Input validation error: Invalid arguments for tool ${name}: ${z.prettifyError(error)}`)
 }
 
-async function listPages(relay: ToolRelay): Promise<CallToolResult> {
+/**
+ * chrome-devtools-mcp's `list_pages` text: a `## Pages` section, one `<id>: <title> (<url>) [selected]` line per page.
+ * It lists no WebMCP tools (that takes a page-scoped call, list_webmcp_tools).
+ */
+function listPages(relay: ToolRelay): CallToolResult {
   const { page } = relay
-  const tools = await relay.listTools()
-  const listing = toolListResult(tools)
-  return {
-    content: [{ type: 'text', text: `## Pages\n${page.id}: ${page.title} (${page.url}) [selected]\n${textOf(listing)}` }],
-    structuredContent: { pages: [{ id: page.id, url: page.url, title: page.title, selected: true }], ...listing.structuredContent },
-  }
+  return textResult(['## Pages', `${page.id}: ${page.title} (${page.url}) [selected]`].join('\n'))
 }
 
-/** chrome-devtools-mcp's `## WebMCP tools` section: one `name=…, description=…, inputSchema=…, annotations=…` line per tool. */
-function toolListResult(tools: readonly RelayTool[]): CallToolResult {
+/**
+ * chrome-devtools-mcp's `## WebMCP tools` section: one `name=…, description=…, inputSchema=…, annotations=…` line
+ * per tool. `annotations` is `JSON.stringify`'d as there, so a tool without any shows `annotations=undefined`.
+ */
+function webMcpToolsSection(tools: readonly RelayTool[]): string {
   const lines = tools.length === 0
     ? ['No WebMCP tools available.']
-    : tools.map(tool => `name="${tool.name}", description="${tool.description}", inputSchema=${JSON.stringify(tool.inputSchema)}, annotations=${JSON.stringify(tool.annotations ?? {})}`)
-  return {
-    content: [{ type: 'text', text: ['## WebMCP tools', ...lines].join('\n') }],
-    structuredContent: { webmcpTools: tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema, annotations })) },
-  }
+    : tools.map(tool => `name="${tool.name}", description="${tool.description}", inputSchema=${JSON.stringify(tool.inputSchema)}, annotations=${String(JSON.stringify(tool.annotations))}`)
+  return ['## WebMCP tools', ...lines].join('\n')
 }
 
-/** The page-id boundary: only the loaded environment page may be targeted. */
+/** A plain text answer, the only content chrome-devtools-mcp sends (its structuredContent is off by default). */
+function textResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] }
+}
+
+/** A failure inside a chrome-devtools-mcp tool handler: its message on an `Error: ` line, marked `isError`. */
+function handlerError(message: string): CallToolResult {
+  return errorResult(`Error: ${message}`)
+}
+
+/** The page-id boundary: only the loaded environment page may be targeted (chrome-devtools-mcp's wording). */
 function checkPage(relay: ToolRelay, pageId: number): CallToolResult | undefined {
   if (pageId === relay.page.id) return undefined
-  return errorResult(`No page with id ${pageId} is available to this task; the environment page is ${relay.page.id}. Call list_pages to see it.`)
+  return handlerError('No page found')
 }
 
 async function executeTool(relay: ToolRelay, args: { pageId: number, toolName: string, input?: string | undefined }, signal: AbortSignal): Promise<CallToolResult> {
   const wrongPage = checkPage(relay, args.pageId)
   if (wrongPage !== undefined) return wrongPage
   const input = parseInput(args.input)
-  if (typeof input === 'string') return errorResult(input)
+  if (typeof input === 'string') return handlerError(input)
   const tools = await relay.listTools()
-  if (!tools.some(tool => tool.name === args.toolName)) {
-    return errorResult(`Tool ${args.toolName} not found; call list_webmcp_tools for the tools of page ${relay.page.id}.`)
-  }
+  if (!tools.some(tool => tool.name === args.toolName)) return handlerError(`Tool ${args.toolName} not found`)
   let answer: { status: 'Completed' | 'Error', output: string | null, errorText: string | null }
   let images: CallToolResult['content'] = []
   try {
@@ -162,6 +173,7 @@ async function executeTool(relay: ToolRelay, args: { pageId: number, toolName: s
   } catch (error) {
     answer = { status: 'Error', output: null, errorText: error instanceof Error ? error.message : String(error) }
   }
+  // chrome-devtools-mcp appends exactly this line (pretty-printed with 2 spaces); images follow the text.
   return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }, ...images] }
 }
 
@@ -188,9 +200,4 @@ function readManualPage(relay: ToolRelay, page: number): CallToolResult {
       { type: 'image', data: bytesToBase64(found.bytes), mimeType: found.mimeType },
     ],
   }
-}
-
-function textOf(result: CallToolResult): string {
-  const first = result.content[0]
-  return first?.type === 'text' ? first.text : ''
 }

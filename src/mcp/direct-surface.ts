@@ -12,14 +12,15 @@ import type { ToolRelay } from './tool-relay.ts'
  */
 export function createDirectServer(relay: ToolRelay, gate: ToolCallGate, info: { name: string, version: string }): Server {
   const server = new Server(info, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await relay.listTools()).map((tool): Tool => ({
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    gate.noteListing()
+    return { tools: (await relay.listTools()).map((tool): Tool => ({
       name: tool.name,
       description: tool.description,
       inputSchema: { ...tool.inputSchema, type: 'object' },
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-    })),
-  }))
+    })) }
+  })
   server.setRequestHandler(CallToolRequestSchema, async request => {
     const { name } = request.params
     const args = request.params.arguments ?? {}

@@ -26,6 +26,8 @@ export interface McpSurface {
   readonly kind: SurfaceKind
   /** Number of tool calls started so far (= `tool_call` records). */
   readonly calls: number
+  /** Number of `tools/list` requests answered so far. */
+  readonly listings: number
   /** A new protocol server over the shared lane: connect it to one transport, close it when that ends. */
   createServer(): Server
 }
@@ -38,6 +40,9 @@ export function createMcpSurface(options: McpSurfaceOptions): McpSurface {
     kind,
     get calls() {
       return gate.calls
+    },
+    get listings() {
+      return gate.listings
     },
     createServer: () => {
       switch (kind) {

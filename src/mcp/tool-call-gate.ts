@@ -27,6 +27,7 @@ export class ToolCallGate {
   private readonly onRecord: ConversationSink | undefined
   private lane: Promise<unknown> = Promise.resolve()
   private count = 0
+  private listed = 0
 
   constructor(options: ToolCallGateOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? MCP_TOOL_TIMEOUT_MS
@@ -36,6 +37,16 @@ export class ToolCallGate {
   /** Number of calls that have started so far. */
   get calls(): number {
     return this.count
+  }
+
+  /** Number of `tools/list` requests answered so far: with `calls`, whether an agent reached the surface at all. */
+  get listings(): number {
+    return this.listed
+  }
+
+  /** Counts one `tools/list` answer (not serialised or recorded: listing changes nothing). */
+  noteListing(): void {
+    this.listed++
   }
 
   run(name: string, args: unknown, task: (signal: AbortSignal) => Promise<CallToolResult>): Promise<CallToolResult> {

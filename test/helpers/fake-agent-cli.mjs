@@ -3,7 +3,9 @@
 // enough for the runner — reads the prompt from stdin, connects to the `assembly` MCP server its arguments name,
 // calls tools, streams JSON events and ends with a JSON outcome. Never calls a model.
 //
-// FAKE_AGENT_MODE: ok (default) | crash | hang | quota | bad-line | tool-error
+// FAKE_AGENT_MODE: ok (default) | crash | hang | quota | bad-line | tool-error | reconnect (Codex transport notices
+//                  before a normal run) | no-mcp (never connects the server, answers anyway) | mcp-pending (Claude:
+//                  init shows the server `pending`, as with background connection, then answers without tools)
 // FAKE_AGENT_LOG:  a file to which {argv, stdin, env} is written (JSON) before anything else.
 // FAKE_AGENT_CALLS: JSON array of [toolName, input] run through execute_webmcp_tool (default: get_scene, then
 //                   translate_objects part-0001 by [0.1, 0, 0]).
@@ -35,6 +37,9 @@ if (mode === 'hang') {
   emit({ type: 'error', message: "You've hit your usage limit. Upgrade to Pro or try again in 3 hours." })
   emit({ type: 'turn.failed', error: { message: "You've hit your usage limit." } })
   process.exit(1)
+} else if (mode === 'no-mcp' || mode === 'mcp-pending') {
+  emit(kind === 'codex' ? { type: 'thread.started', thread_id: 'thread-1' } : { type: 'system', subtype: 'init', session_id: 'session-1', model: 'fake-model', tools: [], mcp_servers: [{ name: 'assembly', status: mode === 'mcp-pending' ? 'pending' : 'connected' }] })
+  emitFinal(`I have no tools.\n${JSON.stringify({ status: 'unable', summary: 'No tools were available.', checked_connections: [], uncertainties: [] })}`)
 } else {
   await runScenario()
 }
@@ -46,8 +51,12 @@ async function runScenario() {
   const client = new Client({ name: `fake-${kind}`, version: '0' })
   await client.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' }))
   const session = kind === 'codex' ? 'thread-1' : 'session-1'
-  emit(kind === 'codex' ? { type: 'thread.started', thread_id: session } : { type: 'system', subtype: 'init', session_id: session, model: 'fake-model', tools: ['mcp__assembly__list_pages'], cwd: process.cwd(), apiKeySource: 'none' })
+  emit(kind === 'codex' ? { type: 'thread.started', thread_id: session } : { type: 'system', subtype: 'init', session_id: session, model: 'fake-model', tools: ['mcp__assembly__list_pages'], mcp_servers: [{ name: 'assembly', status: 'connected' }], cwd: process.cwd(), apiKeySource: 'none' })
   if (kind === 'codex') emit({ type: 'turn.started' })
+  if (kind === 'codex' && mode === 'reconnect') {
+    for (let n = 1; n <= 5; n++) emit({ type: 'error', message: `Reconnecting... ${n}/5 (unexpected status 404 Not Found: Unknown error, url: ws://127.0.0.1:1/v1/responses)` })
+    emit({ type: 'item.completed', item: { id: 'item-w', type: 'error', message: 'Falling back from WebSockets to HTTPS transport.' } })
+  }
   emitThinking('I should look at the scene first.')
   await client.callTool({ name: 'list_pages', arguments: {} })
   await client.callTool({ name: 'list_webmcp_tools', arguments: { pageId: 1 } })
@@ -62,7 +71,11 @@ async function runScenario() {
   if (mode === 'tool-error') await client.callTool({ name: 'read_manual_page', arguments: { page: images + 1 } })
   await client.close()
   if (mode === 'bad-line') process.stdout.write('this is not JSON\n')
-  const answer = `Done.\n${JSON.stringify({ status: 'completed', summary: `Moved part-0001 after ${calls.length} calls; read ${images} pages.`, checked_connections: ['part-0001/part-0002'], uncertainties: [] })}`
+  emitFinal(`Done.\n${JSON.stringify({ status: 'completed', summary: `Moved part-0001 after ${calls.length} calls; read ${images} pages.`, checked_connections: ['part-0001/part-0002'], uncertainties: [] })}`)
+}
+
+function emitFinal(answer) {
+  const session = kind === 'codex' ? 'thread-1' : 'session-1'
   if (kind === 'codex') {
     emit({ type: 'item.completed', item: { id: 'item-9', type: 'agent_message', text: answer } })
     emit({ type: 'turn.completed', usage: { input_tokens: 1200, cached_input_tokens: 200, output_tokens: 340 } })
@@ -110,6 +123,6 @@ function claudeServer() {
 
 function pickEnv() {
   const keep = {}
-  for (const key of Object.keys(process.env)) if (/^(CODEX_|CLAUDE|FAKE_AGENT_|AWB_TEST_)/.test(key)) keep[key] = process.env[key]
+  for (const key of Object.keys(process.env)) if (/^(CODEX_|CLAUDE|FAKE_AGENT_|AWB_TEST_|MCP_)/.test(key)) keep[key] = process.env[key]
   return keep
 }

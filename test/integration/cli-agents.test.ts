@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { runCliAgent, runCliAgentOnRelay, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
+import { runCliAgent, runCliAgentOnRelay, summarizeFailure, type CliAgentKind, type RunCliAgentOptions } from '../../src/agents/cli/index.ts'
 import { composePrompt, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
 import { encodeEpisode, decodeEpisode } from '../../src/episode/index.ts'
 import { createScorer, scoreFinalEpisode, type SampleScorer } from '../../src/evaluate/index.ts'
-import { createMcpSurface, createRuntimeRelay, startMcpHttpServer, type McpHttpServer } from '../../src/mcp/index.ts'
+import { createMcpSurface, createRuntimeRelay, startMcpHttpServer, type McpHttpServer, type McpSurface } from '../../src/mcp/index.ts'
 import { findSample, openPackage, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../../src/package/index.ts'
 import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
 import { createPackageFixture, type PackageFixture } from '../helpers/package-fixture.ts'
@@ -49,6 +49,7 @@ afterAll(async () => {
 interface Environment {
   runtime: WorldRuntime
   server: McpHttpServer
+  surface: McpSurface
   records: ConversationEntry[]
 }
 let environment: Environment | undefined
@@ -64,13 +65,13 @@ async function openEnvironment(): Promise<Environment> {
   const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode })
   const records: ConversationEntry[] = []
   const surface = createMcpSurface({ relay: createRuntimeRelay({ runtime, referencePages: pages }), onRecord: entry => { records.push(entry) } })
-  environment = { runtime, server: await startMcpHttpServer({ surface }), records }
+  environment = { runtime, server: await startMcpHttpServer({ surface }), surface, records }
   return environment
 }
 
 let runs = 0
 async function runFake(kind: CliAgentKind, env: Record<string, string> = {}, options: Partial<RunCliAgentOptions> = {}) {
-  const { server, records } = environment ?? await openEnvironment()
+  const { server, surface, records } = environment ?? await openEnvironment()
   const workspace = await mkdtemp(join(scratch, 'ws-'))
   const log = join(scratch, `log-${++runs}.json`)
   const run = await runCliAgent({
@@ -83,6 +84,7 @@ async function runFake(kind: CliAgentKind, env: Record<string, string> = {}, opt
     executable: { command: process.execPath, args: [FAKE_CLI] },
     env: { ...process.env, ...env, FAKE_AGENT_LOG: log, CLAUDECODE: '1', CODEX_THREAD_ID: 'parent', CLAUDE_CODE_ENTRYPOINT: 'cli' },
     onRecord: entry => { records.push(entry) },
+    mcpActivity: () => ({ listings: surface.listings, calls: surface.calls }),
     ...options,
   })
   const invocation = JSON.parse(await readFile(log, 'utf8')) as { pid: number, argv: string[], stdin: string, env: Record<string, string> }
@@ -92,7 +94,7 @@ async function runFake(kind: CliAgentKind, env: Record<string, string> = {}, opt
 describe('CLI agents through the benchmark surface', () => {
   it('codex: completes, tools reach the world, reasoning and relay calls are not duplicated, the final episode scores', async () => {
     const { run, records, invocation, workspace } = await runFake('codex')
-    expect(run.execution).toMatchObject({ status: 'completed', exit_code: 0, agent_error: null, parse_errors: 0, error: null, cost_usd: null, model: 'fake-model-1' })
+    expect(run.execution).toMatchObject({ status: 'completed', exit_code: 0, agent_error: null, parse_errors: 0, error: null, infrastructure_error: null, warnings: [], cost_usd: null, model: 'fake-model-1' })
     expect(run.execution.usage).toEqual({ input_tokens: 1200, cached_input_tokens: 200, output_tokens: 340 })
     expect(run.outcome).toMatchObject({ status: 'completed', checked_connections: ['part-0001/part-0002'] })
     expect(run.isQuotaExhausted).toBe(false)
@@ -118,7 +120,9 @@ describe('CLI agents through the benchmark surface', () => {
     const { run, records, invocation, workspace } = await runFake('claude')
     expect(run.execution).toMatchObject({ status: 'completed', cost_usd: 0.0123, model: 'fake-model', usage: { input_tokens: 1200, output_tokens: 340, service_tier: 'standard' } })
     expect(run.outcome?.status).toBe('completed')
-    expect(records.find(record => record.type === 'session')).toEqual({ type: 'session', session_id: 'session-1', model: 'fake-model' })
+    expect(records.find(record => record.type === 'session')).toEqual({ type: 'session', session_id: 'session-1', model: 'fake-model', mcp_servers: [{ name: 'assembly', status: 'connected' }] })
+    // Blocking MCP connection with generous limits: otherwise Claude Code -p starts with the server `pending`.
+    expect(invocation.env).toMatchObject({ MCP_CONNECTION_NONBLOCKING: 'false', MCP_CONNECT_TIMEOUT_MS: '60000', MCP_TOOL_TIMEOUT: '300000' })
     const text = JSON.stringify(records)
     for (const hidden of ['sig-secret', 'I should look at the scene first.', 'apiKeySource', '"cwd"']) expect(text).not.toContain(hidden)
     expect(invocation.argv).toContain('--input-format')
@@ -127,11 +131,38 @@ describe('CLI agents through the benchmark surface', () => {
     expect(records.filter(record => record.type === 'tool_call')).toHaveLength(6)
   })
 
-  it('a crash is failed with the exit code and the stderr tail', async () => {
+  it('a crash is failed with the exit code; the stderr tail is kept apart from the error', async () => {
     const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'crash' })
-    expect(run.execution).toMatchObject({ status: 'failed', exit_code: 3, final_answer: null })
-    expect(run.execution.error).toContain('simulated crash')
+    expect(run.execution).toMatchObject({ status: 'failed', exit_code: 3, final_answer: null, agent_error: null })
+    expect(run.execution.error).toContain('exited with code 3')
+    expect(run.execution.error).not.toContain('simulated crash')
+    expect(run.execution.stderr).toContain('simulated crash')
+    // The one-line summary a test report shows quotes the end of stderr.
+    expect(summarizeFailure(run.execution)).toMatch(/exited with code 3 \(stderr: fake-agent-cli: simulated crash/)
     expect(run.outcome).toBeNull()
+  })
+
+  it('codex: Reconnecting notices and error items are warnings; the completed turn passes', async () => {
+    const { run, records } = await runFake('codex', { FAKE_AGENT_MODE: 'reconnect' })
+    expect(run.execution).toMatchObject({ status: 'completed', agent_error: null, error: null })
+    expect(run.execution.warnings).toHaveLength(6)
+    expect(run.execution.warnings[0]).toMatch(/^Reconnecting\.\.\. 1\/5/)
+    expect(records.filter(record => record.type === 'event' && JSON.stringify(record.event).includes('Reconnecting'))).toHaveLength(5)
+  })
+
+  it('claude: a server still pending at start is an infrastructure failure with that reason, never a pass', async () => {
+    const { run, records } = await runFake('claude', { FAKE_AGENT_MODE: 'mcp-pending' })
+    expect(run.execution.status).toBe('failed')
+    expect(run.execution.final_answer).toContain('No tools were available')
+    expect(run.execution.infrastructure_error).toContain('"pending"')
+    expect(run.execution.error).toMatch(/^InfrastructureError: the assembly MCP server was "pending"/)
+    expect(records).toContainEqual({ type: 'session', session_id: 'session-1', model: 'fake-model', mcp_servers: [{ name: 'assembly', status: 'pending' }] })
+  })
+
+  it('a CLI that never reaches the server and ends with zero tool calls is an infrastructure failure', async () => {
+    const { run } = await runFake('codex', { FAKE_AGENT_MODE: 'no-mcp' })
+    expect(run.execution).toMatchObject({ status: 'failed', exit_code: 0, agent_error: null })
+    expect(run.execution.infrastructure_error).toContain('zero tool calls and never reached the assembly MCP server')
   })
 
   it('a hang past the limit is a timeout and the whole process group is killed', async () => {

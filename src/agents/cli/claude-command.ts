@@ -5,6 +5,14 @@ import { bytesToBase64 } from '../../mcp/index.ts'
 import { CliAgentError } from './errors.ts'
 import { type CliInvocation, type InvocationInput, MCP_SERVER_NAME, type WorkspacePage } from './invocation.ts'
 
+/**
+ * How long Claude Code may take to connect the MCP server, in milliseconds. Its default (5 s) is shorter than a
+ * stdio server that starts a browser; the bridge answers at once, but a slow machine should not lose its tools.
+ */
+export const CLAUDE_MCP_CONNECT_TIMEOUT_MS = 60_000
+/** Claude Code's per-call MCP limit, in milliseconds: the relay's own per-call limit (runner.md §4.8). */
+export const CLAUDE_MCP_TOOL_TIMEOUT_MS = 300_000
+
 /** Media types Claude accepts in base64 image blocks. */
 const CLAUDE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp'])
 
@@ -41,5 +49,13 @@ export function buildClaudeInvocation(input: InvocationInput): CliInvocation {
     ? input.prompt
     : `${JSON.stringify({ type: 'user', message: { role: 'user', content: firstUserContent(input.prompt, input.pages) }, parent_tool_use_id: null })}\n`
   const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'stdio', command: input.mcp.command, args: [...input.mcp.args] } } }
-  return { command: 'claude', args, stdin, files: [{ path: mcpConfig, content: `${JSON.stringify(config, null, 2)}\n` }] }
+  // In -p mode Claude Code connects MCP servers in the background unless told not to: the first model request
+  // then offers no tools at all (`tools: []`) and the server shows `pending` in the init event (runner.md §4.5).
+  const env = {
+    MCP_CONNECTION_NONBLOCKING: 'false',
+    MCP_CONNECT_TIMEOUT_MS: String(CLAUDE_MCP_CONNECT_TIMEOUT_MS),
+    MCP_TIMEOUT: String(CLAUDE_MCP_CONNECT_TIMEOUT_MS),
+    MCP_TOOL_TIMEOUT: String(CLAUDE_MCP_TOOL_TIMEOUT_MS),
+  }
+  return { command: 'claude', args, stdin, files: [{ path: mcpConfig, content: `${JSON.stringify(config, null, 2)}\n` }], env }
 }

@@ -6,7 +6,13 @@ import { scrubPrivate } from './privacy-filter.ts'
 import type { CliStreamState } from './stream-state.ts'
 
 // Claude Code owns these formats: loose objects, only the fields we use are checked.
-const InitSchema = z.looseObject({ type: z.literal('system'), subtype: z.literal('init'), session_id: z.string(), model: z.string().optional() })
+const InitSchema = z.looseObject({
+  type: z.literal('system'),
+  subtype: z.literal('init'),
+  session_id: z.string(),
+  model: z.string().optional(),
+  mcp_servers: z.array(z.looseObject({ name: z.string(), status: z.string() })).optional(),
+})
 const MessageEventSchema = z.looseObject({
   type: z.enum(['assistant', 'user']),
   message: z.looseObject({ role: z.enum(['assistant', 'user']), content: z.unknown() }),
@@ -26,9 +32,12 @@ const ErrorEventSchema = z.looseObject({ type: z.enum(['error', 'turn.failed']) 
 export function readClaudeEvent(event: Record<string, unknown>, state: CliStreamState): ConversationEntry[] {
   const init = InitSchema.safeParse(event)
   if (init.success) {
-    // The init row lists tools, paths and settings; only the session and model are kept (§4.6).
+    // The init row lists tools, paths and settings; only the session and model are kept (§4.6), plus each MCP
+    // server's name and status: without them a run whose server was still `pending` (no tools) cannot be explained.
     state.model = init.data.model ?? state.model
-    return [{ type: 'session', session_id: init.data.session_id, model: init.data.model ?? null }]
+    const servers = init.data.mcp_servers?.map(({ name, status }) => ({ name, status }))
+    if (servers !== undefined) state.mcpServers = servers
+    return [{ type: 'session', session_id: init.data.session_id, model: init.data.model ?? null, ...(servers === undefined ? {} : { mcp_servers: servers }) }]
   }
   const message = MessageEventSchema.safeParse(event)
   if (message.success) {

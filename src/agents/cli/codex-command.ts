@@ -5,8 +5,21 @@ import { type CliInvocation, type InvocationInput, MCP_SERVER_NAME } from './inv
 /** The per-call limit Codex applies to MCP tools, in seconds (runner.md §4.8). */
 export const CODEX_TOOL_TIMEOUT_S = 300
 
-/** `--codex-config` keys a user may set: the provider and context window only (runner.md §2). */
-const ALLOWED_OVERRIDE = /^(?:model_provider|model_context_window|model_providers\.[A-Za-z0-9_.-]+)$/
+/**
+ * `--codex-config` keys a user may set: the provider, its endpoint and the context window (runner.md §2, plus
+ * `openai_base_url`, the built-in provider's endpoint). None of them can re-enable a tool.
+ */
+const ALLOWED_OVERRIDE = /^(?:model_provider|model_context_window|openai_base_url|model_providers\.[A-Za-z0-9_.-]+)$/
+
+/**
+ * Built-in tools Codex 0.171 still offers with the reference flags, switched off by feature flag. What stays
+ * (no flag turns it off): `list_mcp_resources`, `list_mcp_resource_templates`, `read_mcp_resource`,
+ * `request_user_input`. Measured from the `tools` of its first model request.
+ */
+const CODEX_EXTRA_FEATURES_OFF = [
+  'view_image', 'goals', 'image_generation', 'sleep_tool', 'tool_suggest', 'apps', 'computer_use', 'browser_use',
+  'unified_exec', 'plugins', 'hooks', 'in_app_browser', 'skill_search',
+] as const
 
 /**
  * Checks `KEY=VALUE` overrides; returns them unchanged. Throws `CliAgentError` for a malformed entry or a
@@ -27,10 +40,15 @@ export function checkCodexOverrides(entries: readonly string[]): string[] {
 export interface CodexInvocationInput extends InvocationInput {
   /** Checked `--codex-config` entries, applied last so they win. */
   overrides?: readonly string[] | undefined
+  /**
+   * The endpoint of Codex's built-in OpenAI provider (`openai_base_url`), e.g. from `OPENAI_BASE_URL`, which
+   * Codex itself ignores. Undefined: Codex's default. An override of `openai_base_url` still wins.
+   */
+  baseUrl?: string | undefined
 }
 
 /**
- * `codex exec --json …` with every built-in tool off, the relay as the only MCP server, images in page order
+ * `codex exec --json …` with every built-in tool off that a flag can turn off, the relay as the only MCP server, images in page order
  * and the prompt on stdin (`-- -`). Values are TOML: strings are written as JSON strings, which TOML accepts.
  */
 export function buildCodexInvocation(input: CodexInvocationInput): CliInvocation {
@@ -47,6 +65,8 @@ export function buildCodexInvocation(input: CodexInvocationInput): CliInvocation
     `${server}.default_tools_approval_mode="approve"`,
     `${server}.tool_timeout_sec=${CODEX_TOOL_TIMEOUT_S}`,
     'project_doc_max_bytes=0',
+    ...CODEX_EXTRA_FEATURES_OFF.map(feature => `features.${feature}=false`),
+    ...(input.baseUrl === undefined ? [] : [`openai_base_url=${JSON.stringify(input.baseUrl)}`]),
     ...(input.effort === undefined ? [] : [`model_reasoning_effort=${JSON.stringify(input.effort)}`]),
     ...checkCodexOverrides(input.overrides ?? []),
   ]
@@ -57,5 +77,5 @@ export function buildCodexInvocation(input: CodexInvocationInput): CliInvocation
     ...input.pages.flatMap(page => ['--image', page.path]),
     '--', '-',
   ]
-  return { command: 'codex', args, stdin: input.prompt, files: [] }
+  return { command: 'codex', args, stdin: input.prompt, files: [], env: {} }
 }

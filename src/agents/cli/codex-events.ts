@@ -7,11 +7,17 @@ import type { CliStreamState } from './stream-state.ts'
 
 // Codex owns these formats: loose objects, only the fields we use are checked.
 const ThreadStartedSchema = z.looseObject({ type: z.literal('thread.started'), thread_id: z.string() })
-const ItemSchema = z.looseObject({ type: z.string(), text: z.string().optional() })
+const ItemSchema = z.looseObject({ type: z.string(), text: z.string().optional(), message: z.unknown().optional() })
 const ItemEventSchema = z.looseObject({ type: z.enum(['item.started', 'item.updated', 'item.completed']), item: ItemSchema })
 const TurnCompletedSchema = z.looseObject({ type: z.literal('turn.completed'), usage: z.record(z.string(), z.unknown()).optional() })
 const TurnFailedSchema = z.looseObject({ type: z.literal('turn.failed'), error: z.looseObject({ message: z.string() }).optional() })
 const ErrorEventSchema = z.looseObject({ type: z.literal('error'), message: z.string().optional() })
+
+/**
+ * Codex's transport retries, sent as `error` events (`Reconnecting... 2/5 (…)`) while it falls back from WebSocket
+ * to HTTPS. They fail nothing: a turn that then completes is a success, one that does not ends in `turn.failed`.
+ */
+const TRANSPORT_NOTICE = /^Reconnecting\b/i
 
 /** Item types never written: hidden reasoning, and MCP calls the relay already records. */
 const DROPPED_ITEMS: ReadonlySet<string> = new Set(['reasoning', 'mcp_tool_call'])
@@ -25,6 +31,12 @@ export function readCodexEvent(event: Record<string, unknown>, state: CliStreamS
     const { item } = itemEvent.data
     // Started/updated items are partial copies of the completed one; only completed items are kept.
     if (itemEvent.data.type !== 'item.completed' || DROPPED_ITEMS.has(item.type)) return []
+    // `error` items are notices (unknown model metadata, the WebSocket fallback); a real failure is `turn.failed`.
+    if (item.type === 'error') {
+      const message = typeof item.message === 'string' ? item.message : 'error item'
+      state.warnings.push(message)
+      return eventRecord(event)
+    }
     if (item.type === 'agent_message' && item.text !== undefined) {
       state.finalAnswer = item.text
       return [{ type: 'message', role: 'assistant', content: item.text }]
@@ -43,7 +55,9 @@ export function readCodexEvent(event: Record<string, unknown>, state: CliStreamS
   }
   const error = ErrorEventSchema.safeParse(event)
   if (error.success) {
-    state.agentErrors.push(error.data.message ?? 'error')
+    const message = error.data.message ?? 'error'
+    if (TRANSPORT_NOTICE.test(message)) state.warnings.push(message)
+    else state.agentErrors.push(message)
     return eventRecord(event)
   }
   return eventRecord(event)

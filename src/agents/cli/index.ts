@@ -3,8 +3,8 @@
 export { CLI_AGENT_ERROR_CODES, CliAgentError, type CliAgentErrorCode } from './errors.ts'
 export { MCP_SERVER_NAME, type CliInvocation, type InvocationInput, type McpStdioServer, type WorkspacePage } from './invocation.ts'
 export { buildCodexInvocation, checkCodexOverrides, CODEX_TOOL_TIMEOUT_S, type CodexInvocationInput } from './codex-command.ts'
-export { buildClaudeInvocation, firstUserContent } from './claude-command.ts'
-export { emptyStreamState, type CliStreamState } from './stream-state.ts'
+export { buildClaudeInvocation, CLAUDE_MCP_CONNECT_TIMEOUT_MS, CLAUDE_MCP_TOOL_TIMEOUT_MS, firstUserContent } from './claude-command.ts'
+export { emptyStreamState, type CliStreamState, type McpServerStatus } from './stream-state.ts'
 export { readCodexEvent } from './codex-events.ts'
 export { readClaudeEvent } from './claude-events.ts'
 export { isPrivateNode, scrubPrivate } from './privacy-filter.ts'
@@ -14,7 +14,9 @@ export {
   type AgentProcessOptions, type AgentProcessResult,
 } from './agent-process.ts'
 export {
-  CLI_AGENT_KINDS, runCliAgent,
-  type CliAgentKind, type CliAgentRun, type CliExecution, type RunCliAgentOptions,
+  CLI_AGENT_KINDS, runCliAgent, summarizeFailure,
+  type CliAgentKind, type CliAgentRun, type CliExecution, type McpActivity, type RunCliAgentOptions,
 } from './run-cli-agent.ts'
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
+export { checkCliMcpHandshake, HANDSHAKE_TIMEOUT_MS, type HandshakeOptions, type HandshakeResult } from './mcp-handshake.ts'
+export { copyPages } from './workspace-pages.ts'

@@ -28,12 +28,17 @@ export interface InvocationInput {
   mcp: McpStdioServer
 }
 
-/** A CLI invocation: run `command args` in the workspace, write `files` first, send `stdin` and close it. */
+/**
+ * A CLI invocation: run `command args` in the workspace with `env` set over the agent's environment, write
+ * `files` first, send `stdin` and close it.
+ */
 export interface CliInvocation {
   command: string
   args: string[]
   stdin: string
   files: { path: string, content: string }[]
+  /** Variables the CLI needs for the benchmark to work (they win over inherited ones). */
+  env: Record<string, string>
 }
 
 /** The MCP server name both CLIs see; Claude's tool names become `mcp__assembly__<tool>`. */

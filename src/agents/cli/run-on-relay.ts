@@ -4,7 +4,7 @@
 import { createMcpSurface, startMcpHttpServer, type SurfaceKind, type ToolRelay } from '../../mcp/index.ts'
 import { type CliAgentRun, runCliAgent, type RunCliAgentOptions } from './run-cli-agent.ts'
 
-export interface RunCliAgentOnRelayOptions extends Omit<RunCliAgentOptions, 'mcp' | 'pages'> {
+export interface RunCliAgentOnRelayOptions extends Omit<RunCliAgentOptions, 'mcp' | 'pages' | 'mcpActivity'> {
   /** The sample's page tools and reference pages (the pages are also attached to the first message). */
   relay: ToolRelay
   /** Default `benchmark`. */
@@ -24,7 +24,7 @@ export async function runCliAgentOnRelay(options: RunCliAgentOnRelayOptions): Pr
   const surface = createMcpSurface({ relay, surface: kind, toolTimeoutMs, onRecord: options.onRecord })
   const server = await startMcpHttpServer({ surface })
   try {
-    const run = await runCliAgent({ ...agent, pages: relay.referencePages, mcp: { url: server.url } })
+    const run = await runCliAgent({ ...agent, pages: relay.referencePages, mcp: { url: server.url }, mcpActivity: () => ({ listings: surface.listings, calls: surface.calls }) })
     return { ...run, toolCalls: surface.calls }
   } finally {
     await server.close()

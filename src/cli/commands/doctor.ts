@@ -1,10 +1,12 @@
 // `awb doctor [--json]`: checks the toolchain (Node, Chromium, MuJoCo, a WebMCP round trip in headless Chromium),
-// agent CLIs, API key presence and the scoring backend; prints a report. Calls no model and never prints a key.
+// agent CLIs (for each one found, a real MCP handshake: its model must be offered our tools), API key presence and
+// the scoring backend; prints a report. Calls no model (a local stub answers the CLIs) and never prints a key.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import * as z from 'zod'
+import type { ToolRelay } from '../../mcp/index.ts'
 import { parseFlags } from '../flags.ts'
 
 /** `engineBuild` of environment.md §1: SHA-256 of `mujoco.wasm` in `@mujoco/mujoco` 3.12.0. */
@@ -165,11 +167,20 @@ function boxMesh(x: number): { vertices: Float64Array; faces: Uint32Array } {
   return { vertices: Float64Array.from(vertices), faces: Uint32Array.from(faces) }
 }
 
-async function checkAgentCli(cli: string, env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   const version = await probeVersion(cli, env)
   switch (version.kind) {
-    case 'ok':
-      return { status: 'ok', essential: false, detail: version.text, data: { version: version.text } }
+    case 'ok': {
+      // The binary existing proves little: the handshake shows whether its model would see the benchmark tools.
+      try {
+        const { checkCliMcpHandshake } = await import('../../agents/cli/index.ts')
+        const handshake = await checkCliMcpHandshake({ kind: cli, env, relay: handshakeRelay() })
+        const data = { version: version.text, tools: handshake.tools }
+        return { status: handshake.isOk ? 'ok' : 'failed', essential: false, detail: `${version.text}: ${handshake.detail}`, data }
+      } catch (error) {
+        return { status: 'failed', essential: false, detail: `${version.text}: the MCP handshake could not run: ${describe(error)}`, data: { version: version.text } }
+      }
+    }
     case 'missing':
       return { status: 'missing', essential: false, detail: `\`${cli}\` is not on PATH (needed only for AWB_AGENT=${cli})` }
     case 'failed':
@@ -178,6 +189,16 @@ async function checkAgentCli(cli: string, env: NodeJS.ProcessEnv): Promise<Docto
       const unknown: never = version
       throw new TypeError(`unexpected probe ${JSON.stringify(unknown)}`)
     }
+  }
+}
+
+/** The handshake's MCP world: the benchmark surface lists its tools without touching it, so none is needed. */
+function handshakeRelay(): ToolRelay {
+  return {
+    page: { id: 1, url: 'awb://doctor', title: 'awb doctor handshake' },
+    referencePages: [],
+    listTools: async () => [],
+    callTool: async name => JSON.stringify({ error: `awb doctor: ${name} is not served during the handshake`, code: 'unavailable' }),
   }
 }
 

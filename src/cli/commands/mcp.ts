@@ -1,6 +1,8 @@
 // `awb mcp`: one standalone environment (headless Chromium, or `--node` without rendering) served to any MCP client
-// over stdio or Streamable HTTP; exports the final episode on exit. `awb mcp --connect URL` is the stdio bridge
-// agent CLIs spawn. Wiring only: the surfaces live in src/mcp, the page in src/render/headless.
+// over stdio or Streamable HTTP. It answers `initialize` at once (the browser starts in parallel; tool calls wait for
+// it) and saves the episode atomically after every tool call, so any exit, SIGKILL included, leaves the last state
+// exported. `awb mcp --connect URL` is the stdio bridge agent CLIs spawn. Wiring only: the surfaces live in
+// src/mcp, the page in src/render/headless.
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import * as z from 'zod'
 import type { ReferencePage } from '../../agents/index.ts'
@@ -43,30 +45,47 @@ export async function run(args: unknown[]): Promise<number> {
   if (out === resolve(flags.episode)) throw new UsageError(`mcp: --out ${flags.out ?? out} is the input episode; the final episode must go to a new file`)
   const episodeBytes = await readInputFile(flags.episode, '--episode')
   const pages = await readPages(flags.page === undefined ? [] : [flags.page].flat())
+  // A client that closes our stderr (or exits) must not turn the next log line into an EPIPE crash.
+  process.stderr.on('error', () => undefined)
   // Installed before anything starts and kept until the export is written: a second signal (or a client's
   // SIGTERM after closing stdin) must not kill the process mid-export.
   const stop = listenForStop()
+  const opening = flags.node === true ? openInNode(episodeBytes, flags.episode, pages) : openInBrowser(episodeBytes, flags.episode, pages)
+  const ready = opening.then(environment => {
+    log(`awb mcp: ${flags.episode} open (${environment.describe}), ${flags.surface} surface`)
+    return environment.relay
+  })
+  const save = async (): Promise<void> => writeFileAtomic(out, await (await opening).exportEpisode())
+  const relay = mcp.saveAfterEachCall({
+    relay: mcp.createDeferredRelay({ page: { id: 1, url: `awb://episode/${basename(flags.episode)}`, title: 'AssemblyWorldBench environment' }, referencePages: pages, ready }),
+    save,
+    onSaveError: error => log(`awb mcp: saving ${out} after a tool call failed: ${describeError(error)}`),
+  })
+  // Serving ends when the client leaves, on a signal, or when the environment cannot open.
+  const failedToOpen = opening.then(() => new Promise<never>(() => undefined), (error: unknown) => error)
   try {
-    const environment = flags.node === true
-      ? await openInNode(episodeBytes, flags.episode, pages)
-      : await openInBrowser(episodeBytes, flags.episode, pages)
-    process.stderr.write(`awb mcp: ${flags.episode} open (${environment.describe}), ${flags.surface} surface\n`)
-    try {
-      const surface = mcp.createMcpSurface({ relay: environment.relay, surface: flags.surface })
-      if (flags.http === undefined) {
-        await Promise.race([mcp.serveStdio(surface), stop.stopped])
-      } else {
-        const server = await mcp.startMcpHttpServer({ surface, port: flags.http })
-        process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
-        process.stderr.write(`awb mcp: serving ${server.url} (stop with Ctrl-C)\n`)
-        try {
-          await stop.stopped
-        } finally {
-          await server.close()
-        }
+    const surface = mcp.createMcpSurface({ relay, surface: flags.surface })
+    let openError: unknown
+    if (flags.http === undefined) {
+      openError = await Promise.race([mcp.serveStdio(surface).then(() => undefined), stop.stopped.then(() => undefined), failedToOpen])
+    } else {
+      const server = await mcp.startMcpHttpServer({ surface, port: flags.http })
+      process.stdout.write(`${JSON.stringify({ url: server.url })}\n`)
+      log(`awb mcp: serving ${server.url} (stop with Ctrl-C)`)
+      try {
+        openError = await Promise.race([stop.stopped.then(() => undefined), failedToOpen])
+      } finally {
+        await server.close()
       }
-      await writeFileAtomic(out, await environment.exportEpisode())
-      process.stderr.write(`awb mcp: wrote ${out} (${surface.calls} tool calls)\n`)
+    }
+    if (openError !== undefined) {
+      log(`awb mcp: ${flags.episode} could not be opened: ${describeError(openError)}`)
+      return 1
+    }
+    const environment = await opening
+    try {
+      await save()
+      log(`awb mcp: wrote ${out} (${surface.calls} tool calls)`)
       return 0
     } finally {
       await environment.close()
@@ -74,6 +93,19 @@ export async function run(args: unknown[]): Promise<number> {
   } finally {
     stop.dispose()
   }
+}
+
+/** Writes one stderr line; a closed stderr is ignored (the client may have gone). */
+function log(line: string): void {
+  try {
+    process.stderr.write(`${line}\n`)
+  } catch {
+    // EPIPE: nobody is listening any more; the saved episode is what matters.
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
 
 /** `<dir>/<name>.final.episode.zip` next to the input (`name` without `.episode.zip` / `.zip`). */
@@ -102,7 +134,7 @@ function listenForStop(): { stopped: Promise<void>, dispose(): void } {
     stop = resolve
   })
   const onSignal = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`awb mcp: ${signal}: stopping and exporting the final episode\n`)
+    log(`awb mcp: ${signal}: stopping and exporting the final episode`)
     stop?.()
   }
   process.on('SIGINT', onSignal)

@@ -4,16 +4,17 @@
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCliAgentOnRelay } from '../../agents/cli/index.ts'
+import { runCliAgentOnRelay, summarizeFailure, type CliExecution } from '../../agents/cli/index.ts'
+import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
-import { composePrompt, isAgentModulePath } from '../../agents/index.ts'
+import { composePrompt, isAgentModulePath, type ConversationEntry } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, ModelRequestSchema, parseApiAgentName, responseUsage, UsageTotals } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
 import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
 import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 
@@ -33,6 +34,12 @@ export interface BenchmarkSessionOptions {
   recordedOptions: Record<string, unknown>
   /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
   agentCommand?: { command: string; args: string[] } | undefined
+  /** Reasoning effort for Codex / Claude Code, free text (undefined: the CLI's default). */
+  effort?: string | undefined
+  /** Codex `-c KEY=VALUE` overrides (provider and endpoint keys only). */
+  codexConfig?: readonly string[] | undefined
+  /** The program of an external agent (`agent: {command}`); used when `agent` is `external`. */
+  externalAgent?: readonly [string, ...string[]] | undefined
   /** Resolves when Vitest reports `sampleId`'s test running in `block`'s project (see SampleGateOptions). */
   awaitRunningTest?: (block: string, sampleId: string) => Promise<void>
   /** Sends one model request to the provider (default: `modelRequest`, keys from the environment). */
@@ -67,6 +74,8 @@ export class BenchmarkSession {
   /** When each running sample started (ISO), for result.json `started_at`. */
   private readonly started = new Map<string, string>()
   private readonly selection: Record<string, string[]> = {}
+  /** What each CLI agent reported, kept on the Node side until its result.json is written (the page gets a summary). */
+  private readonly cliExecutions = new Map<string, CliExecution>()
   private readonly gate: SampleGate
   /** What the provider reported per open API-agent sample, counted here so that no page failure can lose it. */
   private readonly spend = new Map<OpenSample, UsageTotals>()
@@ -282,12 +291,14 @@ export class BenchmarkSession {
       attempt_finished: true,
       ...fields,
     }
-    const completed = execution.status === 'completed' && report.archive.status === 'saved'
+    // A CLI agent's own report (exit code, parse errors, its errors, stderr) held on the Node side wins over the page's.
+    const recorded = this.executionRecord(block, sampleId, execution)
+    const completed = recorded.status === 'completed' && report.archive.status === 'saved'
     await run.writeResult(block, sampleId, {
       status: completed ? 'completed' : 'failed',
       started_at: this.started.get(key(block, sampleId)) ?? null,
       finished_at: new Date().toISOString(),
-      execution: { ...execution, exit_code: null, agent_error: execution.error, parse_errors: 0 },
+      execution: recorded,
       archive: report.archive,
       agent_outcome: report.agentOutcome,
       cleanup_error: null,
@@ -298,7 +309,7 @@ export class BenchmarkSession {
       metrics: row,
     })
     this.started.delete(key(block, sampleId))
-    this.stopRules.record({ execution, archive: report.archive })
+    this.stopRules.record({ execution: recorded, archive: report.archive })
     return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
@@ -316,22 +327,48 @@ export class BenchmarkSession {
     const referencePages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream', bytes: await readPage(this.pkg, page) })))
     const workspace = await mkdtemp(join(tmpdir(), 'awb-agent-'))
     try {
-      const run = await runCliAgentOnRelay({
-        kind: spec.cli,
-        model: spec.model,
+      const relay = createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages })
+      const common = {
         prompt: composePrompt(blockInfo.taskText),
-        relay: createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages }),
+        relay,
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
         signal: open.signal,
-        ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
-        onRecord: entry => this.appendRecord(block, sampleId, entry),
-      })
+        onRecord: (entry: ConversationEntry) => this.appendRecord(block, sampleId, entry),
+      }
+      const run = spec.cli === 'external'
+        ? await runExternalAgentOnRelay({ ...common, command: this.externalProgram(block, sampleId), cwd: process.cwd(), sample: { block, sampleId }, model: this.options.model })
+        : await runCliAgentOnRelay({
+          ...common,
+          kind: spec.cli,
+          model: spec.model,
+          effort: this.options.effort,
+          codexConfig: this.options.codexConfig,
+          ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
+        })
       const { execution } = run
-      return { status: execution.status, finalAnswer: execution.final_answer, error: execution.error ?? execution.agent_error, usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
+      this.cliExecutions.set(key(block, sampleId), execution)
+      return { status: execution.status, finalAnswer: execution.final_answer, error: summarizeFailure(execution), usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
     } finally {
       await rm(workspace, { recursive: true, force: true })
     }
+  }
+
+  private externalProgram(block: string, sampleId: string): readonly [string, ...string[]] {
+    if (this.options.externalAgent === undefined) throw new Error(`the external agent of ${block}/${sampleId} has no program: set agent: {command: [...]}`)
+    return this.options.externalAgent
+  }
+
+  /**
+   * result.json `execution`: for a CLI agent what the CLI itself reported (exit code, parse errors, its own
+   * error, warnings, stderr apart), held here rather than trusted from the page; otherwise the page's report.
+   */
+  private executionRecord(block: string, sampleId: string, reported: FinishSampleRequest['execution']): FinishSampleRequest['execution'] & Record<string, unknown> {
+    const cli = this.cliExecutions.get(key(block, sampleId))
+    this.cliExecutions.delete(key(block, sampleId))
+    // Ctrl-C cut the agent short: whatever it reported, the sample was interrupted (as for the page's report).
+    if (cli !== undefined) return { ...cli, status: this.interrupted && cli.status !== 'completed' ? 'interrupted' : cli.status }
+    return { ...reported, exit_code: null, agent_error: reported.error, parse_errors: 0 }
   }
 
   /**
@@ -394,7 +431,7 @@ export class BenchmarkSession {
 
   private agentKind(): GatedAgentKind {
     const agent = this.options.agent
-    if (agent === 'codex' || agent === 'claude') return 'cli'
+    if (agent === 'codex' || agent === 'claude' || agent === 'external') return 'cli'
     if (isApiAgentName(agent) || API_PROVIDERS.includes(agent)) return 'api'
     return 'page'
   }
@@ -418,6 +455,9 @@ export class BenchmarkSession {
     switch (this.options.agent) {
       case 'idle':
         return { kind: 'idle' }
+      case 'external':
+        if (this.options.externalAgent === undefined) return { kind: 'unavailable', reason: 'the external agent needs a program: set the plugin option agent: {command: [...]} or AWB_AGENT=\'{"command": [...]}\'' }
+        return { kind: 'cli', cli: 'external', model: this.options.model ?? 'external' }
       case 'replay': {
         const source = join(this.options.demonstrations, sample.block, `${sample.slug}.calls.jsonl`)
         try {

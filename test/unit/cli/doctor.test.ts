@@ -28,7 +28,8 @@ describe('awb doctor', () => {
     expect(report.checks.chromium).toMatchObject({ status: 'ok', essential: true, data: { path: expect.any(String), version: expect.stringMatching(/Chrom/) } })
     expect(report.checks.mujoco).toMatchObject({ status: 'ok', data: { version: '3.12.0', engineBuild: MUJOCO_ENGINE_BUILD } })
     expect(report.checks.webmcp).toMatchObject({ status: 'ok', essential: true, data: { via: ['webmcp', 'webmcp'] } })
-    expect(report.checks['agent codex']).toMatchObject({ status: 'ok', detail: 'codex-cli 9.9.9', essential: false })
+    // A binary that only prints a version fails the real MCP handshake: finding it is not enough.
+    expect(report.checks['agent codex']).toMatchObject({ status: 'failed', essential: false, detail: expect.stringMatching(/^codex-cli 9\.9\.9: the MCP handshake failed: it made no model request/) })
     expect(report.checks['agent claude']).toMatchObject({ status: 'missing', essential: false })
     expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (exported; value not shown)' })
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })

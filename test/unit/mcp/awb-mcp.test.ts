@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -52,6 +53,35 @@ describe('awb mcp', () => {
     expect(new Uint8Array(await readFile(input))).toEqual(inputBytes)
   })
 
+  it('saves after every call: SIGKILL right after a move leaves an exported episode holding that move', async () => {
+    const out = join(dir, 'killed-node-final.zip')
+    const transport = new StdioClientTransport({ command: process.execPath, args: [AWB, 'mcp', '--episode', input, '--node', '--out', out], stderr: 'pipe' })
+    const client = new Client({ name: 'test', version: '0' })
+    await client.connect(transport)
+    expect((await execute(client, 'translate_objects', { ids: ['part-0002'], delta: [0, 0.5, 0] })).answer.status).toBe('Completed')
+    process.kill(transport.pid!, 'SIGKILL')
+    const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+    expect(final.calls.map(call => call.name)).toEqual(['translate_objects'])
+    await client.close()
+  })
+
+  it('keeps serving and saving when the client closes its stderr (no EPIPE crash)', async () => {
+    const out = join(dir, 'closed-stderr-final.zip')
+    const transport = new StdioClientTransport({ command: process.execPath, args: [AWB, 'mcp', '--episode', input, '--node', '--out', out], stderr: 'pipe' })
+    const client = new Client({ name: 'test', version: '0' })
+    await client.connect(transport)
+    expect(transport.stderr).toBeInstanceOf(Readable)
+    if (transport.stderr instanceof Readable) transport.stderr.destroy()
+    await execute(client, 'translate_objects', { ids: ['part-0001'], delta: [0.1, 0, 0] })
+    // The next line goes to the closed stderr; the process must survive it and still answer.
+    expect((await execute(client, 'get_scene')).answer.status).toBe('Completed')
+    const exited = new Promise<void>(resolve => transport.onclose = () => resolve())
+    await client.close()
+    await exited
+    const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+    expect(final.calls.map(call => call.name)).toEqual(['translate_objects', 'get_scene'])
+  })
+
   it('refuses to overwrite the input and an unknown surface (usage errors)', async () => {
     const same = await runCli(['mcp', '--episode', input, '--out', input, '--node'])
     expect(same.code).toBe(2)
@@ -97,6 +127,32 @@ describe('awb mcp', () => {
     const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
     expect(final.calls.map(call => call.name)).toEqual(['capture_scene'])
     expect(final.observations.size).toBe(1)
+  }, BROWSER_TEST_TIMEOUT_MS)
+
+  it.runIf(findChromium() !== undefined)('answers initialize and tools/list before Chromium is up; calls wait for it; SIGKILL after a move keeps the move', async () => {
+    const out = join(dir, 'killed-browser-final.zip')
+    const child = spawn(process.execPath, [AWB, 'mcp', '--episode', input, '--http', '0', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', chunk => { stderr += String(chunk) })
+    try {
+      const [line] = await once(child.stdout.setEncoding('utf8'), 'data') as [string]
+      const client = new Client({ name: 'test', version: '0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL((JSON.parse(line) as { url: string }).url)))
+      const { tools } = await client.listTools()
+      expect(tools.map(tool => tool.name)).toEqual(['list_pages', 'list_webmcp_tools', 'execute_webmcp_tool', 'read_manual_page'])
+      // The handshake is done while the environment is still opening (its "open" line comes later).
+      expect(stderr).not.toContain('open (headless Chromium')
+      const { answer } = await execute(client, 'translate_objects', { ids: ['part-0001'], delta: [0.2, 0, 0] })
+      expect(answer.status, stderr).toBe('Completed')
+      expect(stderr).toContain('open (headless Chromium')
+      const exited = once(child, 'exit')
+      child.kill('SIGKILL')
+      await exited
+      const final = await decodeEpisode(new Uint8Array(await readFile(out)), { source: out })
+      expect(final.calls.map(call => call.name)).toEqual(['translate_objects'])
+    } finally {
+      child.kill('SIGKILL')
+    }
   }, BROWSER_TEST_TIMEOUT_MS)
 
   it.runIf(findChromium() !== undefined)('serves HTTP from headless Chromium (rendered captures) and exports on SIGTERM', async () => {

@@ -39,26 +39,26 @@ describe('benchmark surface', () => {
     expect(extra.isError).toBeUndefined()
   })
 
-  it('list_pages shows the environment page and its WebMCP tools', async () => {
+  it('list_pages answers chrome-devtools-mcp\'s text only: the `## Pages` section, no structuredContent', async () => {
     fixture = await openSurface()
     const client = await connectInMemory(fixture.surface)
     const result = await client.callTool({ name: 'list_pages', arguments: {} }) as CallToolResult
-    const text = firstText(result)
-    expect(text).toMatch(/^## Pages\n1: .* \[selected\]\n## WebMCP tools\n/)
-    expect(text).toContain('name="translate_objects"')
-    expect(result.structuredContent).toMatchObject({ pages: [{ id: 1, selected: true }] })
+    expect(result).toEqual({ content: [{ type: 'text', text: `## Pages\n1: ${DEFAULT_RELAY_PAGE.title} (${DEFAULT_RELAY_PAGE.url}) [selected]` }] })
   })
 
   it('list_webmcp_tools lists the runtime tools with schemas and annotations; another page id is refused', async () => {
     fixture = await openSurface()
     const client = await connectInMemory(fixture.surface)
     const result = await client.callTool({ name: 'list_webmcp_tools', arguments: { pageId: 1 } }) as CallToolResult
-    const listed = (result.structuredContent as { webmcpTools: { name: string, annotations: unknown }[] }).webmcpTools
-    expect(listed.map(tool => tool.name)).toEqual(fixture.runtime.enabledToolDefinitions().map(tool => tool.name))
-    expect(listed.find(tool => tool.name === 'get_scene')?.annotations).toEqual({ readOnlyHint: true })
+    expect(result.structuredContent).toBeUndefined()
+    expect(result.content).toHaveLength(1)
+    const [heading, ...lines] = firstText(result).split('\n')
+    expect(heading).toBe('## WebMCP tools')
+    const definitions = fixture.runtime.enabledToolDefinitions()
+    expect(lines).toEqual(definitions.map(tool => `name="${tool.name}", description="${tool.description}", inputSchema=${JSON.stringify(tool.inputSchema)}, annotations=${String(JSON.stringify(tool.annotations))}`))
+    expect(lines.find(line => line.startsWith('name="get_scene"'))).toMatch(/annotations=\{"readOnlyHint":true\}$/)
     const wrong = await client.callTool({ name: 'list_webmcp_tools', arguments: { pageId: 2 } }) as CallToolResult
-    expect(wrong.isError).toBe(true)
-    expect(firstText(wrong)).toContain('No page with id 2')
+    expect(wrong).toEqual({ content: [{ type: 'text', text: 'Error: No page found' }], isError: true })
   })
 
   it('execute_webmcp_tool runs the page tool and answers {status, output, errorText}', async () => {
@@ -79,10 +79,10 @@ describe('benchmark surface', () => {
     expect(JSON.parse(invalid.answer.output!)).toMatchObject({ code: 'invalid_argument' })
     const badJson = await client.callTool({ name: 'execute_webmcp_tool', arguments: { pageId: 1, toolName: 'get_scene', input: '[1]' } }) as CallToolResult
     expect(badJson.isError).toBe(true)
-    expect(firstText(badJson)).toBe('Failed to parse input as JSON: Parsed input is not an object')
+    expect(firstText(badJson)).toBe('Error: Failed to parse input as JSON: Parsed input is not an object')
     const unknown = await client.callTool({ name: 'execute_webmcp_tool', arguments: { pageId: 1, toolName: 'apply_force', input: '{}' } }) as CallToolResult
     expect(unknown.isError).toBe(true)
-    expect(firstText(unknown)).toContain('Tool apply_force not found')
+    expect(firstText(unknown)).toBe('Error: Tool apply_force not found')
     const wrongPage = await client.callTool({ name: 'execute_webmcp_tool', arguments: { pageId: 3, toolName: 'get_scene' } }) as CallToolResult
     expect(wrongPage.isError).toBe(true)
     // Only the runtime-validated call reached the episode.

@@ -29,11 +29,18 @@ describe('Codex invocation', () => {
       '-c', 'mcp_servers.assembly.default_tools_approval_mode="approve"',
       '-c', 'mcp_servers.assembly.tool_timeout_sec=300',
       '-c', 'project_doc_max_bytes=0',
+      ...['view_image', 'goals', 'image_generation', 'sleep_tool', 'tool_suggest', 'apps', 'computer_use', 'browser_use', 'unified_exec', 'plugins', 'hooks', 'in_app_browser', 'skill_search'].flatMap(feature => ['-c', `features.${feature}=false`]),
       '-c', 'model_reasoning_effort="high"',
       '-c', 'model_provider="azure"',
       '--image', '/ws/reference-0001.png', '--image', '/ws/reference-0002.jpg',
       '--', '-',
     ])
+  })
+
+  it('passes an endpoint as openai_base_url (before the overrides, which win)', () => {
+    const { args } = buildCodexInvocation({ ...base, pages: [], baseUrl: 'http://127.0.0.1:8000/v1', overrides: ['model_provider="local"'] })
+    expect(args.indexOf('openai_base_url="http://127.0.0.1:8000/v1"')).toBeGreaterThan(0)
+    expect(args.indexOf('openai_base_url="http://127.0.0.1:8000/v1"')).toBeLessThan(args.indexOf('model_provider="local"'))
   })
 
   it('omits effort and images when not given', () => {
@@ -44,7 +51,7 @@ describe('Codex invocation', () => {
   })
 
   it('accepts only provider keys in --codex-config', () => {
-    expect(checkCodexOverrides(['model_provider=x', 'model_context_window=200000', 'model_providers.azure.base_url="https://a"'])).toHaveLength(3)
+    expect(checkCodexOverrides(['model_provider=x', 'model_context_window=200000', 'model_providers.azure.base_url="https://a"', 'openai_base_url="http://127.0.0.1:8000/v1"'])).toHaveLength(4)
     for (const bad of ['features.shell_tool=true', 'mcp_servers.other.command="sh"', 'sandbox_mode="danger-full-access"', 'model_providers=1x']) {
       expect(() => checkCodexOverrides([bad])).toThrow(CliAgentError)
     }

@@ -54,11 +54,14 @@ describe('Codex events', () => {
     expect(state.agentErrors).toEqual([])
   })
 
-  it('error and turn.failed are agent errors', () => {
+  it('error and turn.failed are agent errors; Reconnecting notices and error items are warnings', () => {
     const state = emptyStreamState()
     readCodexEvent({ type: 'error', message: 'stream disconnected' }, state)
+    readCodexEvent({ type: 'error', message: 'Reconnecting... 2/5 (unexpected status 404 Not Found)' }, state)
+    readCodexEvent({ type: 'item.completed', item: { id: 'i', type: 'error', message: 'Falling back from WebSockets to HTTPS transport.' } }, state)
     readCodexEvent({ type: 'turn.failed', error: { message: 'rate limited' } }, state)
     expect(state.agentErrors).toEqual(['stream disconnected', 'rate limited'])
+    expect(state.warnings).toEqual(['Reconnecting... 2/5 (unexpected status 404 Not Found)', 'Falling back from WebSockets to HTTPS transport.'])
   })
 })
 

@@ -1,0 +1,114 @@
+// Bring your own agent, (b) an external program: the README's example folder (examples/external-agent, plain
+// Python) run per sample against its MCP endpoint — in Node against a real WorldRuntime, then end to end through the
+// browser as users run the benchmark — plus crash, silence, hang and a program that never reaches the endpoint.
+import { execFile } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { composePrompt, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
+import { runExternalAgentOnRelay } from '../../src/agents/external/index.ts'
+import { decodeEpisode } from '../../src/episode/index.ts'
+import { createRuntimeRelay } from '../../src/mcp/index.ts'
+import { findSample, openPackage, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../../src/package/index.ts'
+import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
+import { createPackageFixture, type PackageFixture } from '../helpers/package-fixture.ts'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+const EXAMPLE = ['python3', join(ROOT, 'examples', 'external-agent', 'agent.py')] as const
+const BLOCK = 'ikea-manualbook'
+
+let fixture: PackageFixture
+let pkg: BenchmarkPackage
+let sample: PackageSample
+let pages: ReferencePage[]
+let scratch: string
+
+beforeAll(async () => {
+  fixture = await createPackageFixture({
+    blocks: [{ name: BLOCK, source: 'ikea-manual', repoId: 'AssemblyWorld/source-2', configId: 'fixture', referenceMode: 'manualbook', pageCount: 2, samples: [{ id: 'sample-00', partIds: ['a', 'b'] }] }],
+  })
+  pkg = await openPackage(fixture.root)
+  sample = findSample(pkg, BLOCK, 'sample-00')
+  pages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: 'image/png', bytes: await readPage(pkg, page) })))
+  scratch = await mkdtemp(join(tmpdir(), 'awb-external-'))
+})
+afterAll(async () => {
+  await fixture?.cleanup()
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
+})
+
+async function runProgram(command: readonly [string, ...string[]], options: { timeoutMs?: number } = {}) {
+  const episode = await decodeEpisode(await readEpisode(pkg, sample), { source: sample.episodePath })
+  const runtime = WorldRuntime.open({ mujoco: await loadMujoco(), episode })
+  try {
+    const records: ConversationEntry[] = []
+    const run = await runExternalAgentOnRelay({
+      command,
+      prompt: composePrompt('Assemble the supplied parts.\n'),
+      relay: createRuntimeRelay({ runtime, referencePages: pages }),
+      workspace: await mkdtemp(join(scratch, 'ws-')),
+      sample: { block: BLOCK, sampleId: 'sample-00' },
+      timeoutMs: options.timeoutMs,
+      onRecord: entry => { records.push(entry) },
+    })
+    return { run, records, calls: runtime.exportEpisode().calls.map(call => call.name) }
+  } finally {
+    runtime.dispose()
+  }
+}
+
+describe('external agent program', () => {
+  it('the README example (Python, stdlib only) reads its inputs, calls the tools over MCP and completes', async () => {
+    const { run, records, calls } = await runProgram(EXAMPLE)
+    expect(run.execution).toMatchObject({ status: 'completed', exit_code: 0, error: null, infrastructure_error: null, parse_errors: 0 })
+    expect(run.execution.stderr).toContain('tools: list_pages, list_webmcp_tools, execute_webmcp_tool, read_manual_page; prompt of')
+    expect(run.execution.stderr).toContain('; 2 reference pages')
+    expect(run.toolCalls).toBe(3)
+    expect(calls).toEqual(['list_objects', 'translate_objects'])
+    expect(run.outcome).toMatchObject({ status: 'partial' })
+    expect(records.filter(record => record.type === 'tool_call').map(record => record.type === 'tool_call' ? record.name : '')).toEqual(['list_pages', 'execute_webmcp_tool', 'execute_webmcp_tool'])
+    expect(records).toContainEqual({ type: 'event', event: { type: 'stdout', text: 'Done.' } })
+    expect(records.at(-1)).toMatchObject({ type: 'message', role: 'assistant', content: expect.stringContaining('"status": "partial"') as unknown })
+  })
+
+  it('a crash is failed with its exit code; stderr is kept apart', async () => {
+    const { run } = await runProgram([process.execPath, '-e', 'process.stderr.write("boom\\n"); process.exit(2)'])
+    expect(run.execution).toMatchObject({ status: 'failed', exit_code: 2, final_answer: null, stderr: 'boom\n' })
+    expect(run.execution.error).toContain('exited with code 2')
+  })
+
+  it('a program that never reaches its endpoint is an infrastructure failure, whatever it prints', async () => {
+    const { run } = await runProgram([process.execPath, '-e', 'console.log(JSON.stringify({status: "completed", summary: "trust me"}))'])
+    expect(run.execution.status).toBe('failed')
+    expect(run.execution.infrastructure_error).toContain('never reached its MCP endpoint')
+  })
+
+  it('a hang past the limit is a timeout and its process group is killed', async () => {
+    const { run } = await runProgram([process.execPath, '-e', 'setInterval(() => undefined, 1000)'], { timeoutMs: 1_000 })
+    expect(run.execution.status).toBe('timeout')
+    expect(run.execution.error).toContain('TimeoutError')
+  })
+
+  it('through the browser: AWB_AGENT={"command": [...]} runs the example per sample; it is scored with a full result.json', async () => {
+    const runs = join(scratch, 'runs')
+    const output = await new Promise<string>((done) => {
+      execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
+        cwd: ROOT,
+        env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: ['python3', 'examples/external-agent/agent.py'] }), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+      }, (_error, stdout, stderr) => done(`${stdout}\n${stderr}`))
+    })
+    expect(output).toMatch(/Tests\s+1 passed \(1\)/)
+    const [runId] = await readdir(runs)
+    const dir = join(runs, runId!, 'blocks', BLOCK, 'samples', 'sample-00')
+    const result = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8')) as Record<string, unknown>
+    expect(result).toMatchObject({
+      status: 'completed', tool_calls: 3, agent_outcome: { status: 'partial' }, archive: { status: 'saved' },
+      execution: { status: 'completed', exit_code: 0, parse_errors: 0, agent_error: null, error: null, infrastructure_error: null, stderr: expect.stringContaining('2 reference pages') as unknown },
+    })
+    const final = await decodeEpisode(new Uint8Array(await readFile(join(dir, 'final.episode.zip'))), { source: 'final' })
+    expect(final.calls.map(call => call.name)).toEqual(['list_objects', 'translate_objects'])
+  }, 240_000)
+})
