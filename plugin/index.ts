@@ -12,7 +12,7 @@ import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
-import { BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
+import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { drainOnInterrupt } from './interrupt.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
@@ -69,6 +69,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         return {}
       }
       const pkg = await getPackage(root)
+      assertKnownKeys(settings, pkg.blocks.map(block => block.name), pkg.sources)
       const shared = {
         optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
         // Every Vite server of the run (the block projects' browser servers included) refuses the answers.

@@ -98,6 +98,29 @@ export const BUNDLED_FIXTURES = resolve(import.meta.dirname, '..', 'fixtures')
 export const BUNDLED_BENCHMARK = resolve(BUNDLED_FIXTURES, 'awb-mini')
 export const BUNDLED_DEMONSTRATIONS = resolve(import.meta.dirname, '..', 'fixtures', 'demonstrations')
 
+/** A valid value of each JSON variable, shown when one does not parse (each is accepted by the schema; tested). */
+export const JSON_EXAMPLES: Record<string, string> = {
+  AWB_THRESHOLDS: '{"*": {"SR": 0.5}}',
+  AWB_GATES: '{"overall": {"SR": 0.5}, "blocks": {"*": {"PA": 0.6}}}',
+  AWB_AGENT_COMMAND: '["node", "wrapper.mjs"]',
+  AWB_AGENT: '{"command": ["python3", "agent.py"]}',
+  AWB_CODEX_CONFIG: '["model_provider=\\"local\\""]',
+}
+
+/**
+ * Block and source keys of thresholds and gates must name the package's blocks and sources (or `*`): a misspelt
+ * key would otherwise be ignored and its gate never checked.
+ */
+export function assertKnownKeys(options: ResolvedOptions, blocks: readonly string[], sources: readonly string[]): void {
+  const check = (where: string, keys: readonly string[], known: readonly string[], kind: string) => {
+    const unknown = keys.filter(key => key !== '*' && !known.includes(key))
+    if (unknown.length > 0) throw new Error(`assemblyWorld options: ${where} names ${unknown.map(key => JSON.stringify(key)).join(', ')}, not a ${kind} of this benchmark; use one of ${known.join(', ')} or "*"`)
+  }
+  check('thresholds (AWB_THRESHOLDS)', Object.keys(options.thresholds), blocks, 'block')
+  check('gates.blocks (AWB_GATES)', Object.keys(options.gates.blocks ?? {}), blocks, 'block')
+  check('gates.sources (AWB_GATES)', Object.keys(options.gates.sources ?? {}), sources, 'source')
+}
+
 /** AWB_* variables as options; a malformed value is an error naming the variable. */
 function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
   const json = (name: string): unknown => {
@@ -106,7 +129,7 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     try {
       return JSON.parse(text)
     } catch {
-      throw new Error(`${name} must be JSON, e.g. ${name}='{"*": {"SR": 0.5}}'`)
+      throw new Error(`${name} must be JSON, e.g. ${name}='${JSON_EXAMPLES[name] ?? '{}'}'`)
     }
   }
   const number = (name: string): number | undefined => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveOptions } from '../../../plugin/options.ts'
+import { assertKnownKeys, JSON_EXAMPLES, resolveOptions } from '../../../plugin/options.ts'
 
 describe('plugin options', () => {
   it('caps scoring workers with a clear error naming the variable', () => {
@@ -33,5 +33,19 @@ describe('agent options', () => {
     expect(resolveOptions({ agent: { command: ['x'] } }, { AWB_AGENT: 'codex' }, '/p')).toMatchObject({ agent: 'codex', externalAgent: undefined })
     expect(() => resolveOptions({ agent: { command: [] } }, {}, '/p')).toThrow(/agent/)
     expect(() => resolveOptions({}, { AWB_AGENT: '{"cmd": ["x"]}' }, '/p')).toThrow(/agent/)
+  })
+
+  it.each(Object.entries(JSON_EXAMPLES))('the example shown for a malformed %s is itself accepted', (name, example) => {
+    expect(() => resolveOptions({}, { [name]: example }, '/repo')).not.toThrow()
+    expect(() => resolveOptions({}, { [name]: `${example.slice(0, -1)}` }, '/repo')).toThrow(`${name} must be JSON, e.g. ${name}='${example}'`)
+  })
+
+  it('refuses a threshold or gate that names no block or source of the package, listing the known ones', () => {
+    const blocks = ['partnet-none', 'ikea-manualbook']
+    const sources = ['partnet-manualpa', 'ikea-manual']
+    expect(() => assertKnownKeys(resolveOptions({}, { AWB_THRESHOLDS: '{"ikea-manualbok": {"SR": 1}}' }, '/repo'), blocks, sources))
+      .toThrow(/thresholds \(AWB_THRESHOLDS\) names "ikea-manualbok", not a block of this benchmark; use one of partnet-none, ikea-manualbook or "\*"/)
+    expect(() => assertKnownKeys(resolveOptions({ gates: { sources: { ikea: { SR: 1 } } } }, {}, '/repo'), blocks, sources)).toThrow(/gates\.sources .* "ikea", not a source/)
+    expect(() => assertKnownKeys(resolveOptions({ gates: { blocks: { '*': { SR: 1 } }, sources: { 'ikea-manual': { PA: 0.5 } } } }, {}, '/repo'), blocks, sources)).not.toThrow()
   })
 })
