@@ -1,7 +1,7 @@
 // Node only: one CLI-agent sample over a ToolRelay — starts the sample's MCP endpoint (Streamable HTTP on
 // 127.0.0.1, private token), runs the agent with the stdio bridge to it, and stops the endpoint. The harness's
 // entry point; the relay (page access) and the conversation file are the caller's.
-import { createMcpSurface, startMcpHttpServer, type SurfaceKind, type ToolRelay } from '../../mcp/index.ts'
+import { withSampleEndpoint, type SurfaceKind, type ToolRelay } from '../../mcp/index.ts'
 import { type CliAgentRun, runCliAgent, type RunCliAgentOptions } from './run-cli-agent.ts'
 
 export interface RunCliAgentOnRelayOptions extends Omit<RunCliAgentOptions, 'mcp' | 'pages' | 'mcpActivity'> {
@@ -20,13 +20,7 @@ export interface CliAgentSampleRun extends CliAgentRun {
 
 /** Runs the agent against the relay; `onRecord` receives the user message, agent events and every tool call/result. */
 export async function runCliAgentOnRelay(options: RunCliAgentOnRelayOptions): Promise<CliAgentSampleRun> {
-  const { relay, surface: kind, toolTimeoutMs, ...agent } = options
-  const surface = createMcpSurface({ relay, surface: kind, toolTimeoutMs, onRecord: options.onRecord })
-  const server = await startMcpHttpServer({ surface })
-  try {
-    const run = await runCliAgent({ ...agent, pages: relay.referencePages, mcp: { url: server.url }, mcpActivity: () => ({ listings: surface.listings, calls: surface.calls }) })
-    return { ...run, toolCalls: surface.calls }
-  } finally {
-    await server.close()
-  }
+  const { relay, surface, toolTimeoutMs, ...agent } = options
+  return withSampleEndpoint({ relay, surface, toolTimeoutMs, onRecord: options.onRecord }, (url, mcpActivity) =>
+    runCliAgent({ ...agent, pages: relay.referencePages, mcp: { url }, mcpActivity }))
 }

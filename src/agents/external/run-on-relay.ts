@@ -1,6 +1,6 @@
 // Node only: one external-agent sample over a ToolRelay — starts the sample's MCP endpoint (Streamable HTTP on
 // 127.0.0.1, private token path), runs the program against it, and stops the endpoint. The harness's entry point.
-import { createMcpSurface, startMcpHttpServer, type SurfaceKind, type ToolRelay } from '../../mcp/index.ts'
+import { withSampleEndpoint, type SurfaceKind, type ToolRelay } from '../../mcp/index.ts'
 import { type ExternalAgentRun, runExternalAgent, type RunExternalAgentOptions } from './run-external-agent.ts'
 
 export interface RunExternalAgentOnRelayOptions extends Omit<RunExternalAgentOptions, 'mcpUrl' | 'pages' | 'mcpActivity'> {
@@ -18,13 +18,7 @@ export interface ExternalAgentSampleRun extends ExternalAgentRun {
 }
 
 export async function runExternalAgentOnRelay(options: RunExternalAgentOnRelayOptions): Promise<ExternalAgentSampleRun> {
-  const { relay, surface: kind, toolTimeoutMs, ...agent } = options
-  const surface = createMcpSurface({ relay, surface: kind, toolTimeoutMs, onRecord: options.onRecord })
-  const server = await startMcpHttpServer({ surface })
-  try {
-    const run = await runExternalAgent({ ...agent, pages: relay.referencePages, mcpUrl: server.url, mcpActivity: () => ({ listings: surface.listings, calls: surface.calls }) })
-    return { ...run, toolCalls: surface.calls }
-  } finally {
-    await server.close()
-  }
+  const { relay, surface, toolTimeoutMs, ...agent } = options
+  return withSampleEndpoint({ relay, surface, toolTimeoutMs, onRecord: options.onRecord }, (mcpUrl, mcpActivity) =>
+    runExternalAgent({ ...agent, pages: relay.referencePages, mcpUrl, mcpActivity }))
 }
