@@ -1,7 +1,7 @@
 // Environment tool latency in headless Chromium: pose tools and capture_scene on an 8-part benchmark-like episode (n, median, p95).
 import { availableParallelism, cpus } from 'node:os'
 import { encodeEpisode } from '../src/episode/index.ts'
-import { type HeadlessCall, openHeadlessSession } from '../src/render/headless/index.ts'
+import { type HeadlessCall, openHeadlessSession } from '../src/headless/index.ts'
 import { buildSetupEpisode } from '../test/helpers/episode-fixture.ts'
 
 const PARTS = 8

@@ -126,7 +126,7 @@ async function checkMujoco(): Promise<DoctorCheck> {
 /** Opens a two-box episode built in memory in headless Chromium, registers its tools, runs get_scene and capture_scene. */
 async function checkWebMcp(chromiumPath: string): Promise<DoctorCheck> {
   try {
-    const { runEpisodeInBrowser } = await import('../../render/headless/index.ts')
+    const { runEpisodeInBrowser } = await import('../../headless/index.ts')
     const episode = await tinyEpisode()
     const result = await runEpisodeInBrowser({ episode, executablePath: chromiumPath, runTimeoutMs: WEBMCP_TIMEOUT_MS, source: 'doctor episode', calls: [{ name: 'get_scene' }, { name: 'capture_scene' }] })
     const [scene, capture] = result.outputs

@@ -52,7 +52,7 @@ async function runInNode(episodeBytes: Uint8Array, calls: ScriptCall[], source: 
 
 /** The same run in headless Chromium, where capture_scene renders with three.js (loaded only when asked for). */
 async function runInBrowser(episodeBytes: Uint8Array, calls: ScriptCall[], source: string, print: (call: ScriptCall, output: string) => void): Promise<Uint8Array> {
-  const { runEpisodeInBrowser } = await import('../../render/headless/index.ts')
+  const { runEpisodeInBrowser } = await import('../../headless/index.ts')
   const result = await runEpisodeInBrowser({ episode: episodeBytes, calls: calls.map(call => ({ name: call.name, arguments: call.arguments })), source })
   result.outputs.forEach((output, index) => print(calls[index]!, output.output))
   return result.episode

@@ -2,7 +2,7 @@
 // over stdio or Streamable HTTP. It answers `initialize` at once (the browser starts in parallel; tool calls wait for
 // it) and saves the episode atomically after every tool call, so any exit, SIGKILL included, leaves the last state
 // exported. `awb mcp --connect URL` is the stdio bridge agent CLIs spawn. Wiring only: the surfaces live in
-// src/mcp, the page in src/render/headless.
+// src/mcp, the page in src/headless.
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import * as z from 'zod'
 import type { ReferencePage } from '../../agents/index.ts'
@@ -162,7 +162,7 @@ async function openInNode(bytes: Uint8Array, source: string, pages: ReferencePag
 }
 
 async function openInBrowser(bytes: Uint8Array, source: string, pages: ReferencePage[]): Promise<Environment> {
-  const { openEpisodeSession } = await import('../../render/headless/index.ts')
+  const { openEpisodeSession } = await import('../../headless/index.ts')
   const session = await openEpisodeSession({ episode: bytes, source, hasOwnSignalHandling: true })
   return {
     relay: {

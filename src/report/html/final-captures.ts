@@ -2,7 +2,7 @@
 // Chromium, the agent camera of the final state), one browser for all samples; no scoring.
 import { readFile } from 'node:fs/promises'
 import { decodeEpisode, type Episode } from '../../episode/index.ts'
-import { bytesToBase64, base64ToBytes, openHeadlessSession } from '../../render/headless/index.ts'
+import { bytesToBase64, base64ToBytes, openHeadlessSession } from '../../headless/index.ts'
 
 export interface CaptureTarget {
   key: string

@@ -2,7 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BENCHMARK_TOOL_NAMES, createMcpSurface, DEFAULT_RELAY_PAGE, IMAGE_PLACEHOLDER } from '../../../src/mcp/index.ts'
-import { bytesToBase64 } from '../../../src/render/headless/index.ts'
+import { bytesToBase64 } from '../../../src/headless/index.ts'
 import { tinyPng } from '../../helpers/episode-fixture.ts'
 import { connectInMemory, execute, firstText, openSurface, type SurfaceFixture } from './mcp-fixture.ts'
 

@@ -1,9 +1,9 @@
 // assembledIntegration: the benchmark row it writes (layout, identity for unlisted parts) and the layouts it refuses.
 import { describe, expect, it } from 'vitest'
-import { benchmarkStateSize, partPositionOffset, partQuaternionOffset, readBenchmarkPoses } from '../../../../../src/episode/index.ts'
-import { assembledIntegration } from '../../../../../src/render/headless/page/assembled-state.ts'
-import { compileWorld, loadMujoco, readBodyPoses } from '../../../../../src/world/index.ts'
-import { buildSetupEpisode } from '../../../../helpers/episode-fixture.ts'
+import { benchmarkStateSize, partPositionOffset, partQuaternionOffset, readBenchmarkPoses } from '../../../../src/episode/index.ts'
+import { assembledIntegration } from '../../../../src/headless/page/assembled-state.ts'
+import { compileWorld, loadMujoco, readBodyPoses } from '../../../../src/world/index.ts'
+import { buildSetupEpisode } from '../../../helpers/episode-fixture.ts'
 
 const mujoco = await loadMujoco()
 const encoder = new TextEncoder()

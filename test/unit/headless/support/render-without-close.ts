@@ -1,7 +1,7 @@
 // Child process for the idle-close test: renders one page with the fixtures PageRenderer and never calls close(),
 // then prints the PNG's byte count; the process can only end once the renderer closed its browser by itself.
-import { resolvePageRenderer } from '../../../../../fixtures/generator/index.ts'
-import { buildSetupEpisode } from '../../../../helpers/episode-fixture.ts'
+import { resolvePageRenderer } from '../../../../fixtures/generator/index.ts'
+import { buildSetupEpisode } from '../../../helpers/episode-fixture.ts'
 
 const IDLE_CLOSE_MS = 200
 const episode = buildSetupEpisode({ parts: 1 })

@@ -1,8 +1,8 @@
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { decodeEpisode, encodeEpisode } from '../../../../src/episode/index.ts'
-import { runEpisodeInBrowser } from '../../../../src/render/headless/index.ts'
-import { buildSetupEpisode } from '../../../helpers/episode-fixture.ts'
+import { decodeEpisode, encodeEpisode } from '../../../src/episode/index.ts'
+import { runEpisodeInBrowser } from '../../../src/headless/index.ts'
+import { buildSetupEpisode } from '../../helpers/episode-fixture.ts'
 
 describe('runEpisodeInBrowser (Vite page + headless Chromium)', () => {
   it('runs calls through the registered tools with the three.js renderer and returns the exported episode', async () => {

@@ -1,7 +1,7 @@
 // geomRoles: every geom takes its body's role; invisible, unlisted and unknown bodies draw nothing.
 import { describe, expect, it } from 'vitest'
-import { geomRoles } from '../../../../../src/render/headless/page/geom-roles.ts'
-import { compileWorld, loadMujoco } from '../../../../../src/world/index.ts'
+import { geomRoles } from '../../../../src/headless/page/geom-roles.ts'
+import { compileWorld, loadMujoco } from '../../../../src/world/index.ts'
 
 const mujoco = await loadMujoco()
 

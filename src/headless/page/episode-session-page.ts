@@ -1,10 +1,10 @@
 // The persistent episode page: opens one episode with the three.js renderer, registers its tools, then answers
 // single tool calls (through WebMCP `execute`, as an agent's) and exports on request. Page code: no `node:` imports.
 import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
-import { decodeEpisode, encodeEpisode } from '../../../episode/index.ts'
-import { WebMcpToolRegistry } from '../../../webmcp/index.ts'
-import { loadMujoco, WorldRuntime } from '../../../world/index.ts'
-import { createThreeSceneRenderer } from '../../index.ts'
+import { decodeEpisode, encodeEpisode } from '../../episode/index.ts'
+import { WebMcpToolRegistry } from '../../webmcp/index.ts'
+import { loadMujoco, WorldRuntime } from '../../world/index.ts'
+import { createThreeSceneRenderer } from '../../render/index.ts'
 import {
   EPISODE_SESSION_GLOBAL,
   EpisodeSessionCallSchema,

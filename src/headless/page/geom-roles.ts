@@ -1,6 +1,6 @@
 // Decides how each geom of a reference page is drawn (hidden, part, highlighted) from its body; no drawing.
 import type { MjModel } from '@mujoco/mujoco'
-import type { Mujoco } from '../../../world/index.ts'
+import type { Mujoco } from '../../world/index.ts'
 
 /** How one geom is drawn on a reference page. */
 export type GeomRole = 'hidden' | 'part' | 'highlighted'

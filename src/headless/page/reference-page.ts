@@ -2,8 +2,8 @@
 // Page code: no `node:` imports. The Node side (reference-pages.ts) serves reference-pages.html through Vite.
 import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
 import * as z from 'zod'
-import { loadMujoco } from '../../../world/index.ts'
-import { RenderError } from '../../errors.ts'
+import { loadMujoco } from '../../world/index.ts'
+import { RenderError } from '../../render/errors.ts'
 import { bytesToBase64 } from '../protocol.ts'
 import { REFERENCE_PAGE_GLOBAL, ReferencePageRequestSchema, type ReferencePageResponse } from '../reference-page-protocol.ts'
 import { createReferencePageDrawer, type ReferencePageDrawer } from './reference-page-drawer.ts'

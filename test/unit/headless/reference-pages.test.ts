@@ -2,8 +2,8 @@
 // assembled poses, identical bytes for identical requests, and the errors it reports.
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openReferencePageRenderer, REFERENCE_PAGE_RENDERER_NAME, type ReferencePageInput, type ReferencePageRenderer } from '../../../../src/render/headless/index.ts'
-import { buildSetupEpisode } from '../../../helpers/episode-fixture.ts'
+import { openReferencePageRenderer, REFERENCE_PAGE_RENDERER_NAME, type ReferencePageInput, type ReferencePageRenderer } from '../../../src/headless/index.ts'
+import { buildSetupEpisode } from '../../helpers/episode-fixture.ts'
 
 /** CAPTURE_BACKGROUND 0x181825 as 8-bit sRGB. */
 const BACKGROUND = [0x18, 0x18, 0x25] as const

@@ -10,9 +10,9 @@ import {
   createCaptureScene,
   encodeCanvasPng,
   RenderError,
-} from '../../index.ts'
-import { MJ_STATE_INTEGRATION } from '../../../episode/index.ts'
-import { CAPTURE_RENDER, compileWorld, type Mujoco } from '../../../world/index.ts'
+} from '../../render/index.ts'
+import { MJ_STATE_INTEGRATION } from '../../episode/index.ts'
+import { CAPTURE_RENDER, compileWorld, type Mujoco } from '../../world/index.ts'
 import { base64ToBytes } from '../protocol.ts'
 import type { ReferencePageRequest, WorldMember } from '../reference-page-protocol.ts'
 import { assembledIntegration } from './assembled-state.ts'

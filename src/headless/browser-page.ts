@@ -3,11 +3,11 @@
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright'
 import { createServer, type ViteDevServer } from 'vite'
-import { CHROMIUM_ARGS, findChromium } from '../../shared/chromium.ts'
-import { RenderError } from '../errors.ts'
+import { CHROMIUM_ARGS, findChromium } from '../shared/chromium.ts'
+import { RenderError } from '../render/errors.ts'
 
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url))
-const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
 const PAGE_READY_TIMEOUT_MS = 60_000
 /** Dependencies Vite must pre-bundle before the page asks for them (CommonJS ones cannot load unbundled). */
@@ -16,7 +16,7 @@ const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-
 export interface OpenBrowserPageOptions {
   /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
   executablePath?: string | undefined
-  /** HTML file inside `src/render/headless/page/`, e.g. `index.html`. */
+  /** HTML file inside `src/headless/page/`, e.g. `index.html`. */
   file: string
   /** Name of the `window` property the page sets once its entry is ready. */
   readyGlobal: string

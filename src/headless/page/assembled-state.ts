@@ -1,8 +1,8 @@
 // Builds the benchmark integration row that puts each listed part at its assembled pose; no MuJoCo stepping, no drawing.
 import type { MjModel } from '@mujoco/mujoco'
-import { benchmarkStateSize, MJ_STATE_INTEGRATION, partPositionOffset, partQuaternionOffset } from '../../../episode/index.ts'
-import type { Mujoco } from '../../../world/index.ts'
-import { RenderError } from '../../errors.ts'
+import { benchmarkStateSize, MJ_STATE_INTEGRATION, partPositionOffset, partQuaternionOffset } from '../../episode/index.ts'
+import type { Mujoco } from '../../world/index.ts'
+import { RenderError } from '../../render/errors.ts'
 
 /** A part's body and assembled pose (position xyz, quaternion wxyz as MuJoCo stores it). */
 export interface AssembledPose {

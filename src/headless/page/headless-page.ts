@@ -1,10 +1,10 @@
 // The headless driver's page: opens an episode with the three.js renderer, registers its tools, runs calls, exports.
 // Page code: no `node:` imports. The Node side (browser-session.ts) serves this file through Vite.
 import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
-import { decodeEpisode, encodeEpisode } from '../../../episode/index.ts'
-import { WebMcpToolRegistry } from '../../../webmcp/index.ts'
-import { loadMujoco, WorldRuntime } from '../../../world/index.ts'
-import { createThreeSceneRenderer } from '../../index.ts'
+import { decodeEpisode, encodeEpisode } from '../../episode/index.ts'
+import { WebMcpToolRegistry } from '../../webmcp/index.ts'
+import { loadMujoco, WorldRuntime } from '../../world/index.ts'
+import { createThreeSceneRenderer } from '../../render/index.ts'
 import {
   base64ToBytes,
   bytesToBase64,
