@@ -33,7 +33,7 @@ export interface ScoringPoolOptions {
  * a tiny CommonJS bootstrap registers tsx's ESM hooks inside the worker, then imports the TypeScript entry.
  */
 function typeScriptWorker(url: URL): Worker {
-  const tsxRoot = new URL('.//', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')))
+  const tsxRoot = new URL('./', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')))
   const tsxApi = new URL('dist/esm/api/index.mjs', tsxRoot).href
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(api => { api.register(); return import(${JSON.stringify(url.href)}) })`
   return new Worker(bootstrap, { eval: true })
