@@ -9,10 +9,11 @@ import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession } from '../src/harness/node/index.ts'
 import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
+import { PACKAGE_ROOT, packageModule } from '../src/shared/package-root.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
-import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
+import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, BUNDLED_GENERATOR, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { drainOnInterrupt } from './interrupt.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
@@ -22,11 +23,9 @@ export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
 
 /** The per-block test file every block project runs. */
-const BLOCK_SUITE = resolve(import.meta.dirname, '..', 'suites', 'benchmark-block.ts')
+const BLOCK_SUITE = packageModule('suites/benchmark-block.ts')
 /** Where the root instance leaves its reporters (aggregate, running tests) for configureVitest (see there). */
 const REPORTER_SLOT = Symbol.for('assembly-world-bench.reporters')
-/** This project's own files: served to the page (the suite and the harness), so never protected. */
-const PLUGIN_ROOT = resolve(import.meta.dirname, '..')
 /** Allowance beyond the agent's own limit for opening, exporting and scoring one sample. */
 const SAMPLE_OVERHEAD_MS = 180_000
 
@@ -84,6 +83,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         test: {
           name: block.name,
           include: [BLOCK_SUITE],
+          // Installed, the suite lies in node_modules, which Vitest's default exclude list would drop.
+          exclude: [],
           testTimeout: settings.sampleTimeoutSeconds * 1000 + SAMPLE_OVERHEAD_MS,
           provide: {
             awbBlock: {
@@ -134,7 +135,11 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const settings = resolved
       const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(protectedDirs(settings, pkg.root)) }))
       server.middlewares.use((req, res, next) => {
-        void guard.then(handle => handle(req, res, next), () => next())
+        // Fails closed: if the package could not be opened, nothing is served (the run stops on that error anyway).
+        void guard.then(handle => handle(req, res, next), () => {
+          res.statusCode = 503
+          res.end('assembly-world-bench: the benchmark package could not be opened, so this server serves nothing')
+        })
       })
       const route = opened.then(pkg => createInputRoute(pkg, sharedInputGrants()))
       server.middlewares.use((req, res, next) => {
@@ -150,9 +155,9 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
  * the page needs, nor a page agent module.
  */
 function protectedDirs(settings: ResolvedOptions, packageRoot: string): string[] {
-  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, BUNDLED_FIXTURES]
+  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, BUNDLED_FIXTURES, BUNDLED_GENERATOR]
   for (const dir of dirs) {
-    if (PLUGIN_ROOT === dir || PLUGIN_ROOT.startsWith(`${dir}/`)) {
+    if (PACKAGE_ROOT === dir || PACKAGE_ROOT.startsWith(`${dir}/`)) {
       throw new Error(`assemblyWorld: ${dir} (benchmark, runsRoot or demonstrations) contains the plugin itself; agents must not read it, so it needs a folder of its own`)
     }
     if (settings.agent.startsWith(`${dir}/`)) {

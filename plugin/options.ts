@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import * as z from 'zod'
 import { isAgentModulePath } from '../src/agents/index.ts'
 import { MAX_SCORING_WORKERS } from '../src/scoring/workers/index.ts'
+import { BUNDLED_BENCHMARK, BUNDLED_DEMONSTRATIONS } from '../src/shared/package-root.ts'
 
 /** Thresholds asserted in every test of a block: a sample fails when its SR or PA is below them. */
 export const ThresholdsSchema = z.strictObject({
@@ -93,10 +94,7 @@ export interface ResolvedOptions {
 
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
 
-/** Where the bundled benchmark and demonstrations live, relative to this project. */
-export const BUNDLED_FIXTURES = resolve(import.meta.dirname, '..', 'fixtures')
-export const BUNDLED_BENCHMARK = resolve(BUNDLED_FIXTURES, 'awb-mini')
-export const BUNDLED_DEMONSTRATIONS = resolve(import.meta.dirname, '..', 'fixtures', 'demonstrations')
+export { BUNDLED_BENCHMARK, BUNDLED_DEMONSTRATIONS, BUNDLED_FIXTURES, BUNDLED_GENERATOR } from '../src/shared/package-root.ts'
 
 /** A valid value of each JSON variable, shown when one does not parse (each is accepted by the schema; tested). */
 export const JSON_EXAMPLES: Record<string, string> = {

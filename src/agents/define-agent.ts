@@ -38,7 +38,7 @@ export async function loadAgentModule(url: string, source: string, importModule:
   }
   const agent = (module as { default?: unknown } | null)?.default
   if (agent === null || typeof agent !== 'object' || (agent as Record<symbol, unknown>)[DEFINED] !== true) {
-    throw new Error(`the agent module ${source} must have a default export made with defineAgent({ name, run }) (import defineAgent from 'assembly-world-bench-vitest/agent')`)
+    throw new Error(`the agent module ${source} must have a default export made with defineAgent({ name, run }) (import { defineAgent } from 'assembly-world-bench/agent')`)
   }
   return agent as PageAgent
 }

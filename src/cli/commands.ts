@@ -22,7 +22,7 @@ export interface CommandSpec {
 
 export const COMMANDS: CommandSpec[] = [
   {
-    usage: 'validate <package-dir>',
+    usage: 'validate [package-dir]',
     description: 'Check a benchmark package: layout, schemas, hashes, every episode; exit 0 only when clean',
     options: [{ flags: '--json', description: 'Print one JSON report on stdout instead of lines' }],
     load: () => import('./commands/validate.ts'),

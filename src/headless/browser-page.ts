@@ -1,13 +1,18 @@
 // Node only: starts the Vite page server and headless Chromium and loads one page of page/ until its entry global
 // exists; knows nothing about what the page does (episode runs, reference pages).
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright'
 import { createServer, type ViteDevServer } from 'vite'
 import { CHROMIUM_ARGS, findChromium } from '../shared/chromium.ts'
 import { RenderError } from '../render/errors.ts'
+import { ENCLOSING_NODE_MODULES, PACKAGE_ROOT } from '../shared/package-root.ts'
 
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url))
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/** What the page server may serve: the package's own modules and, installed, the dependencies hoisted beside it. */
+const SERVED_ROOTS = ENCLOSING_NODE_MODULES === undefined ? [PACKAGE_ROOT] : [PACKAGE_ROOT, ENCLOSING_NODE_MODULES]
+/** Its own pre-bundle cache, so driver runs never invalidate the one Vitest keeps (never inside an installed package). */
+const CACHE_DIR = join(ENCLOSING_NODE_MODULES ?? join(PACKAGE_ROOT, 'node_modules'), '.vite', 'awb-headless')
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
 const PAGE_READY_TIMEOUT_MS = 60_000
 /** Dependencies Vite must pre-bundle before the page asks for them (CommonJS ones cannot load unbundled). */
@@ -113,12 +118,11 @@ async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevSe
     const server = await createServer({
       configFile: false,
       root: PAGE_DIR,
-      // Its own pre-bundle cache, so driver runs never invalidate the one Vitest keeps.
-      cacheDir: `${PROJECT_ROOT}node_modules/.vite/awb-headless`,
+      cacheDir: CACHE_DIR,
       logLevel: 'error',
       clearScreen: false,
       optimizeDeps: { include: PREBUNDLED_DEPENDENCIES },
-      server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: [PROJECT_ROOT] } },
+      server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: SERVED_ROOTS } },
     })
     const listening = await server.listen()
     // Vite's dev server exits the process on SIGTERM and when stdin ends (its CLI behaviour). A caller that

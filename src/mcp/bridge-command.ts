@@ -1,8 +1,9 @@
 // Node only: the command line an agent CLI runs to reach a sample's HTTP endpoint over stdio (`awb mcp --connect`).
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '../shared/package-root.ts'
 
-/** The `awb` launcher of this checkout (loads the TypeScript sources through tsx). */
-const AWB_BIN = fileURLToPath(new URL('../../bin/awb.mjs', import.meta.url))
+/** The `awb` launcher of this package (compiled JavaScript when installed, the sources through tsx in a checkout). */
+const AWB_BIN = join(PACKAGE_ROOT, 'bin', 'awb.mjs')
 
 /** An MCP stdio server command as agent CLIs configure it. */
 export interface StdioCommand {
@@ -10,7 +11,7 @@ export interface StdioCommand {
   args: string[]
 }
 
-/** `node <checkout>/bin/awb.mjs mcp --connect <url>`, with this Node binary (agent CLIs may have another on PATH). */
+/** `node <package>/bin/awb.mjs mcp --connect <url>`, with this Node binary (agent CLIs may have another on PATH). */
 export function bridgeCommand(url: string): StdioCommand {
   return { command: process.execPath, args: [AWB_BIN, 'mcp', '--connect', url] }
 }

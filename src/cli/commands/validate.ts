@@ -1,14 +1,17 @@
-// `awb validate <package-dir> [--json]`: prints every problem of a package and exits 0 only when clean; episodes are decoded and compiled too.
+// `awb validate [package-dir] [--json]`: prints every problem of a package and exits 0 only when clean; episodes are
+// decoded and compiled too. Without a directory it checks the package a Vitest run would use (AWB_BENCHMARK, else the
+// bundled awb-mini).
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
+import { BUNDLED_BENCHMARK } from '../../shared/package-root.ts'
 import { UsageError } from '../usage-error.ts'
 
 const ValidateOptionsSchema = z.looseObject({ json: z.boolean().optional() })
 
-/** cac passes the positional `<package-dir>` then its options object. Exit: 0 clean, 1 problems, 2 usage. */
+/** cac passes the positional `[package-dir]` then its options object. Exit: 0 clean, 1 problems, 2 usage. */
 export async function run(args: unknown[]): Promise<number> {
-  const [dir, rawOptions] = args
-  if (typeof dir !== 'string' || dir === '') throw new UsageError('validate needs a package directory: awb validate <package-dir> [--json]')
+  const [given, rawOptions] = args
+  const dir = typeof given === 'string' && given !== '' ? given : defaultPackageDir()
   const options = ValidateOptionsSchema.safeParse(rawOptions ?? {})
   if (!options.success) throw new UsageError(`validate: invalid options (${options.error.issues[0]?.message ?? 'unknown'})`)
   if (!(await isDirectory(dir))) throw new UsageError(`validate: package directory not found: ${dir} (pass the folder that contains benchmark.json)`)
@@ -29,6 +32,11 @@ export async function run(args: unknown[]): Promise<number> {
   lines.push(`awb validate ${dir}: ${verdict}, ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'} (${counts.blocks} blocks, ${counts.samples} samples, ${counts.pages} pages; ${kind}; protocol ${report.protocol ?? 'unknown'})`)
   process.stdout.write(`${lines.join('\n')}\n`)
   return report.ok ? 0 : 1
+}
+
+function defaultPackageDir(): string {
+  const fromEnv = process.env.AWB_BENCHMARK
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : BUNDLED_BENCHMARK
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -17,6 +17,7 @@ import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
 import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
 import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
+import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 
 export interface BenchmarkSessionOptions {
   benchmark: string
@@ -51,7 +52,6 @@ export interface BenchmarkSessionOptions {
 }
 
 /** This harness's own folder: its git commit and installed versions are recorded in run.json. */
-const HARNESS_ROOT = join(import.meta.dirname, '..', '..', '..')
 /** Largest final episode the page may hand over (bytes): far above any real episode, far below memory limits. */
 export const MAX_FINAL_EPISODE_BYTES = 256 * 1024 * 1024
 /** Largest single conversation record (JSON characters): tool results with images stay far below. */
@@ -445,8 +445,8 @@ export class BenchmarkSession {
       referenceModes: Object.fromEntries(this.pkg.blocks.map(block => [block.name, block.referenceMode])),
       options: this.options.recordedOptions,
       benchmark: { root: this.pkg.root, frozen: this.pkg.frozenRelease, revision: null },
-      codeCommit: codeCommit(HARNESS_ROOT),
-      versions: runVersions(HARNESS_ROOT),
+      codeCommit: codeCommit(PACKAGE_ROOT),
+      versions: runVersions(PACKAGE_ROOT),
     }))
     return this.run
   }

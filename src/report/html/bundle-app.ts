@@ -2,9 +2,10 @@
 // page can inline it and open from file:// (no module imports across files there). Cached per process.
 import { fileURLToPath } from 'node:url'
 import { ReportError } from '../errors.ts'
+import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 
-const APP_ENTRY = fileURLToPath(new URL('./app/report-app.ts', import.meta.url))
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+// The compiled package bundles the compiled entry; a checkout bundles the source.
+const APP_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './app/report-app.ts' : './app/report-app.js', import.meta.url))
 
 let cached: Promise<string> | undefined
 
@@ -20,7 +21,7 @@ export function bundleReportApp(): Promise<string> {
 async function build(): Promise<string> {
   const { build: viteBuild } = await import('vite')
   const output = await viteBuild({
-    root: REPO_ROOT,
+    root: PACKAGE_ROOT,
     configFile: false,
     logLevel: 'silent',
     publicDir: false,

@@ -1,0 +1,55 @@
+// Node only: where this package's own files are, whether it runs from a source checkout (TypeScript under src/,
+// plugin/, suites/) or installed from its tarball (compiled JavaScript under dist/). Every path to a file the package
+// ships (bundled benchmark, block suite, page folders, the `awb` launcher) is built from here, never from `..` chains
+// that only hold in one of the two layouts.
+import { existsSync, readFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The name in package.json; the package root is the nearest folder above this module that declares it. */
+export const PACKAGE_NAME = 'assembly-world-bench'
+
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir
+    if (dirname(dir) === dir) throw new Error(`${PACKAGE_NAME}: no package.json named "${PACKAGE_NAME}" above ${start}; the installation is damaged, reinstall the package`)
+  }
+}
+
+/** The folder holding package.json (the checkout, or node_modules/assembly-world-bench). */
+export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
+
+/** True when running the compiled JavaScript (an installed package or a local `npm run build`), false from sources. */
+export const IS_COMPILED = import.meta.url.endsWith('.js')
+
+/** The folder holding the package's modules: `PACKAGE_ROOT` from sources, `PACKAGE_ROOT/dist` compiled. */
+export const MODULES_ROOT = IS_COMPILED ? join(PACKAGE_ROOT, 'dist') : PACKAGE_ROOT
+
+/**
+ * A module of this package by its source path relative to the package root, e.g. `suites/benchmark-block.ts`: the
+ * TypeScript file from sources, its compiled `.js` under dist/ when compiled.
+ */
+export function packageModule(sourcePath: string): string {
+  return IS_COMPILED ? join(MODULES_ROOT, sourcePath.replace(/\.ts$/, '.js')) : join(PACKAGE_ROOT, sourcePath)
+}
+
+/**
+ * The `node_modules` folder an installed copy lies in (its hoisted dependencies are there), or undefined in a source
+ * checkout. Page servers must be allowed to serve from it, and keep their caches there rather than inside the package.
+ */
+export const ENCLOSING_NODE_MODULES: string | undefined = (() => {
+  for (let dir = dirname(PACKAGE_ROOT); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) === 'node_modules') return dir
+  }
+  return undefined
+})()
+
+/** The synthetic fixtures the package ships: the awb-mini benchmark package and the demonstrations that solve it. */
+export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
+/** The bundled benchmark package, the default of `benchmark` / `AWB_BENCHMARK` / `awb validate`. */
+export const BUNDLED_BENCHMARK = join(BUNDLED_FIXTURES, 'awb-mini')
+/** The replay agent's scripts for the bundled benchmark (they solve its samples). */
+export const BUNDLED_DEMONSTRATIONS = join(BUNDLED_FIXTURES, 'demonstrations')
+/** The generator of the bundled package (it can rebuild every answer): inside fixtures/ from sources, compiled under dist/. */
+export const BUNDLED_GENERATOR = dirname(packageModule('fixtures/generator/index.ts'))
