@@ -1,10 +1,10 @@
 // Entry point of the `awb` command: wires the declarative command table to cac; runs nothing heavy itself.
 import { cac } from 'cac'
 import { AwbError } from '../shared/errors.ts'
+import { PACKAGE_VERSION } from '../shared/package-root.ts'
 import { COMMANDS, type CommandSpec } from './commands.ts'
 import { UsageError } from './usage-error.ts'
 
-const VERSION = '0.1.0'
 
 /** Runs the CLI with `argv` (without node and script) and resolves to the exit code: 0 ok, 1 failure, 2 usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -18,7 +18,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     })
   }
   cli.help()
-  cli.version(VERSION)
+  cli.version(PACKAGE_VERSION)
   try {
     cli.parse(['node', 'awb', ...argv], { run: false })
     if (cli.matchedCommand === undefined) {

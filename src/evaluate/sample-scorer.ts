@@ -10,6 +10,8 @@ export interface SampleScorer {
   readonly workers: number
   /** ICP objective implementation (results do not depend on it). */
   readonly kernel: IcpKernel
+  /** Starts the backend's threads ahead of the first sample (see ScoringPool.start). */
+  start(): void
   score(input: SampleInput): Promise<SampleScore>
   close(): Promise<void>
 }
@@ -31,6 +33,7 @@ export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
     backend: BACKEND,
     workers: pool.workers,
     kernel: pool.kernel,
+    start: () => pool.start(),
     score: input => pool.scoreSample(input, { pointsPerPart: POINTS_PER_PART }),
     close: () => pool.close(),
   }

@@ -9,16 +9,22 @@ import { fileURLToPath } from 'node:url'
 /** The name in package.json; the package root is the nearest folder above this module that declares it. */
 export const PACKAGE_NAME = 'assembly-world-bench'
 
-function findPackageRoot(start: string): string {
+interface Manifest { name?: unknown; version?: unknown }
+
+function findPackageRoot(start: string): { root: string; version: string } {
   for (let dir = start; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir
+    const file = join(dir, 'package.json')
+    const manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined
+    if (manifest?.name === PACKAGE_NAME) return { root: dir, version: typeof manifest.version === 'string' ? manifest.version : '0.0.0' }
     if (dirname(dir) === dir) throw new Error(`${PACKAGE_NAME}: no package.json named "${PACKAGE_NAME}" above ${start}; the installation is damaged, reinstall the package`)
   }
 }
 
+const found = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
 /** The folder holding package.json (the checkout, or node_modules/assembly-world-bench). */
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
+export const PACKAGE_ROOT = found.root
+/** This package's version (package.json), for `awb --version` and run records. */
+export const PACKAGE_VERSION = found.version
 
 /** True when running the compiled JavaScript (an installed package or a local `npm run build`), false from sources. */
 export const IS_COMPILED = import.meta.url.endsWith('.js')

@@ -1,12 +1,12 @@
 // `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
 import * as z from 'zod'
-import { parseEvaluation } from '../../package/index.ts'
+// The evaluation module alone: the package index would also load the package readers (ajv, jszip), which scoring
+// one file never needs and which cost start-up.
+import { parseEvaluation, type Evaluation } from '../../package/evaluation.ts'
 import { createScorer } from '../../evaluate/sample-scorer.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { errorFields, scoredFields } from '../../evaluate/rows.ts'
 import { parsePosesFile } from '../../evaluate/poses-file.ts'
-import { readFinalScene } from '../../evaluate/final-scene.ts'
-import type { Evaluation } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
 import { UsageError } from '../usage-error.ts'
@@ -29,6 +29,8 @@ type FinalInputs =
 /** The final poses, plus the row fields only an episode provides (state index, archive hash). */
 async function readFinalPoses(inputs: FinalInputs, evaluation: Evaluation): Promise<{ poses: BodyPose[]; extra: Record<string, unknown> }> {
   if (inputs.kind === 'poses') return { poses: parsePosesFile(parseJsonBytes(inputs.bytes, inputs.file), evaluation.partIds, inputs.file), extra: {} }
+  // Loaded only for episodes: the zip and episode decoders are most of this command's start-up otherwise.
+  const { readFinalScene } = await import('../../evaluate/final-scene.ts')
   const scene = await readFinalScene({
     finalBytes: inputs.finalBytes,
     initialBytes: inputs.initialBytes,
@@ -46,6 +48,12 @@ export async function run(args: unknown[]): Promise<number> {
   const hasEpisode = flags.episode !== undefined || flags.initial !== undefined
   if (hasPoses === hasEpisode) throw new UsageError('score needs either --poses <file> or --episode <final.zip> --initial <initial.zip>')
   if (hasEpisode && (flags.episode === undefined || flags.initial === undefined)) throw new UsageError('--episode and --initial go together')
+  const scorer = createScorer({
+    ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+    ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+  })
+  // The workers boot while the input is read and parsed below.
+  scorer.start()
   const evaluationBytes = await readInputFile(flags.evaluation, '--evaluation')
   const inputs: FinalInputs = hasPoses
     ? { kind: 'poses', file: flags.poses!, bytes: await readInputFile(flags.poses!, '--poses') }
@@ -57,10 +65,6 @@ export async function run(args: unknown[]): Promise<number> {
         initialBytes: await readInputFile(flags.initial!, '--initial'),
       }
 
-  const scorer = createScorer({
-    ...(flags.workers === undefined ? {} : { workers: flags.workers }),
-    ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
-  })
   const started = performance.now()
   let row: Record<string, unknown>
   try {

@@ -91,6 +91,14 @@ export class ScoringPool {
     return run
   }
 
+  /**
+   * Starts the worker threads now, so they load and compile the scoring code while the caller still reads and parses
+   * its input (otherwise that happens on the first sample, in series). No-op in-thread or when already started.
+   */
+  start(): void {
+    if (this.workers > 0 && !this.closed) this.spawn()
+  }
+
   /** Terminates the workers. */
   async close(): Promise<void> {
     this.closed = true
