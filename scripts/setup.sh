@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-time set-up on a fresh machine: a Chromium for browser mode (Debian's package when apt is available),
-# then the exact npm dependency tree from package-lock.json. Safe to run again: it skips what is already there.
+# then the exact npm dependency tree from package-lock.json, then the compiled package (dist/). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,3 +36,6 @@ if [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.jso
 else
   npm ci --no-audit --no-fund
 fi
+
+# The compiled package (dist/), as `npm pack` builds it; the checkout itself runs from the TypeScript sources.
+npm run --silent build
