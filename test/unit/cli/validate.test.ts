@@ -55,9 +55,15 @@ describe('awb validate', () => {
     expect(stderr).toContain(`package directory not found: ${missing}`)
   })
 
-  it('exits 2 when the directory argument is missing', async () => {
-    const { code } = await runCli(['validate'])
-    expect(code).toBe(2)
+  it('without a directory checks AWB_BENCHMARK (the package a run would use): a missing one is a usage error naming it', async () => {
+    vi.stubEnv('AWB_BENCHMARK', '/nonexistent/awb-package')
+    try {
+      const { code, stderr } = await runCli(['validate'])
+      expect(code).toBe(2)
+      expect(stderr).toContain('package directory not found: /nonexistent/awb-package')
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('decodes and compiles every episode: a recorded run, a broken world and a bad state size are problems', async () => {
