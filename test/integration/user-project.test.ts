@@ -100,6 +100,37 @@ describe('a user project with the installed package', () => {
     expect(row!.tool_calls).toBeGreaterThan(2)
   }, 300_000)
 
+  it('installed, the page still reads nothing of the bundled answers or their generator (an agent that tries)', async () => {
+    const installed = join(project, 'node_modules', manifest.name)
+    const evaluation = (await readdir(join(installed, 'fixtures', 'awb-mini'), { recursive: true })).find(file => file.endsWith('evaluation.json'))
+    const targets = {
+      evaluation: `/@fs${join(installed, 'fixtures', 'awb-mini', evaluation!)}`,
+      demonstrations: `/@fs${join(installed, 'fixtures', 'demonstrations', 'partnet-none')}`,
+      generator: `/@fs${join(installed, 'dist', 'fixtures', 'generator', 'index.js')}`,
+      // The control: the agent's own import must load, or the probe proves nothing.
+      allowed: `/@fs${join(installed, 'dist', 'src', 'agents', 'define-agent.js')}`,
+    }
+    await writeFile(join(project, 'probe-agent.ts'), [
+      `import { defineAgent } from '${manifest.name}/agent'`,
+      `const TARGETS: Record<string, string> = ${JSON.stringify(targets)}`,
+      'export default defineAgent({',
+      "  name: 'probe',",
+      '  async run() {',
+      '    const statuses: string[] = []',
+      '    for (const [name, url] of Object.entries(TARGETS)) statuses.push(`${name}=${(await fetch(url)).status}`)',
+      "    return { finalAnswer: JSON.stringify({ status: 'completed', summary: `probe-statuses ${statuses.join(',')};`, checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }",
+      '  },',
+      '})',
+      '',
+    ].join('\n'))
+    const { output } = await inProject('npx', ['vitest', 'run', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
+    const [runId] = await readdir(join(project, 'probe-runs'))
+    const result = await readFile(join(project, 'probe-runs', runId!, 'blocks', 'partnet-none', 'samples', '44266', 'result.json'), 'utf8')
+    const found = /probe-statuses ([^;]*);/.exec(result)
+    expect(found, `${output}\n${result}`).not.toBeNull()
+    expect(Object.fromEntries(found![1]!.split(',').map(pair => pair.split('=')))).toEqual({ evaluation: '404', demonstrations: '404', generator: '404', allowed: '200' })
+  }, 300_000)
+
   it('`npx awb validate` checks the bundled package with the compiled CLI', async () => {
     const { code, output } = await inProject('npx', ['awb', 'validate'])
     expect(code, output).toBe(0)
