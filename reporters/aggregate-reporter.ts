@@ -3,7 +3,8 @@
 import { appendFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import type { SampleMeta } from '../plugin/types.ts'
+import { describeIssues } from '../src/evaluate/index.ts'
+import { SampleMetaSchema, type SampleMeta } from '../src/harness/index.ts'
 import { checkGates, compareWithBaseline, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { compareCodePoints, newRunId } from '../src/runs/index.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
@@ -27,6 +28,8 @@ const OVERHEAD_TARGET_S = 3
 export class AggregateReporter implements Reporter {
   private readonly options: AggregateReporterOptions
   private readonly samples = new Map<string, SampleMeta>()
+  /** Tests whose `awb` metadata did not parse (page code sets it): run-level errors. */
+  private readonly invalidMeta: string[] = []
   private started = performance.now()
   private vitest: Vitest | undefined
 
@@ -40,13 +43,22 @@ export class AggregateReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const meta = testCase.meta().awb
-    if (meta === undefined) return
+    const reported = testCase.meta().awb
+    if (reported === undefined) return
+    // The metadata comes from the page (and through blob reports): read it through its schema, never as cast.
+    const parsed = SampleMetaSchema.safeParse(reported)
+    if (!parsed.success) {
+      const error = `${testCase.fullName}: its awb metadata is not a sample result (${describeIssues(parsed.error)})`
+      this.invalidMeta.push(error)
+      this.print(`awb ${error}`)
+      return
+    }
+    const meta = parsed.data
     const row = meta.row
     this.samples.set(`${row.block}\u0000${row.sample_id}`, meta)
     const done = [...this.samples.values()].filter(s => s.row.block === row.block).length
     const expected = this.options.layout.blocks.find(b => b.name === row.block)?.sampleIds.length ?? 0
-    const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${String(row.error)}`
+    const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${row.error}`
     const overhead = (meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000
     this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${(meta.timings.scoreMs / 1000).toFixed(2)} s)`)
   }
@@ -54,7 +66,7 @@ export class AggregateReporter implements Reporter {
   async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): Promise<void> {
     const metas = [...this.samples.values()].sort((a, b) => compareCodePoints(a.row.block, b.row.block) || compareCodePoints(a.row.sample_id, b.row.sample_id))
     // Errors outside any test (a browser that died, a page that could not load) end up in run.json `errors`.
-    const errors = unhandledErrors.map(describeRunError)
+    const errors = [...unhandledErrors.map(describeRunError), ...this.invalidMeta]
     const runDir = await this.options.runDir()
     if (metas.length === 0 && runDir === undefined) {
       // Nothing ran here (every test filtered out, or a merge of empty reports): no run to summarise.

@@ -2,19 +2,11 @@
 // `awb eval` and the Vitest harness. Reads package files; writes nothing.
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../package/index.ts'
 import { readFinalScene } from './final-scene.ts'
-import { scoredFields, type ScoredFields } from './rows.ts'
+import { scoredFields, type ScoredFields } from './rows/index.ts'
 import type { SampleScorer } from './sample-scorer.ts'
 
 /** The protocol marker every output of this harness carries (scoring.md §1). */
 export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
-
-export type FinalEpisodeScore = ScoredFields & {
-  protocol_version: string
-  /** The package's own marker when it is not the output marker (benchmark-package.md §12). */
-  input_protocol?: string
-  episode_sha256: string
-  state_index: number
-}
 
 export interface ScoreFinalEpisodeInput {
   pkg: BenchmarkPackage
@@ -29,7 +21,7 @@ export interface ScoreFinalEpisodeInput {
  * Re-verifies the ground truth and the initial episode against the package, checks the final episode
  * against the initial one, restores its latest state and scores it. Throws on anything unscorable.
  */
-export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<FinalEpisodeScore> {
+export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<ScoredFields> {
   const { pkg, sample } = input
   const evaluation = await loadEvaluation(pkg, sample)
   const initialBytes = await readEpisode(pkg, sample)

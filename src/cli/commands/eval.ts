@@ -28,7 +28,7 @@ export async function run(args: unknown[]): Promise<number> {
     packageDir: flags.benchmark,
     outputDir: flags.output,
     onRow: (row, done, total) => {
-      const outcome = row.status === 'scored' ? `SR ${row.SR} PA ${row.PA.toFixed(3)} SCD ${row.SCD?.toFixed(4)}` : `error: ${String(row.error)}`
+      const outcome = row.status === 'scored' ? `SR ${row.SR} PA ${row.PA.toFixed(3)} SCD ${row.SCD?.toFixed(4)}` : `error: ${row.error}`
       process.stderr.write(`[${done}/${total}] ${row.block} ${row.sample_id}: ${outcome}\n`)
     },
   }).finally(() => scorer.close())

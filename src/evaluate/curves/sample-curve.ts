@@ -2,7 +2,7 @@
 // score), reusing the ground truth, the compiled model and each distinct state's score; writes nothing.
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
-import { describeError, scoredFields } from '../rows.ts'
+import { describeError, scoredFields } from '../rows/index.ts'
 import type { SampleScorer } from '../sample-scorer.ts'
 import { curveFigures, type CurveFigures } from './curve-figures.ts'
 import { readStepScenes } from './step-scenes.ts'

@@ -10,7 +10,7 @@ import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
 import { composePrompt, isAgentModulePath, type ConversationEntry } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, ModelRequestSchema, parseApiAgentName, responseUsage, UsageTotals } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
-import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
+import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type MetricsRow, type SampleScorer, type ScoredFields } from '../../evaluate/index.ts'
 import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
@@ -270,7 +270,7 @@ export class BenchmarkSession {
     const execution = this.interrupted && spentExecution.status !== 'completed' ? { ...spentExecution, status: 'interrupted' as const } : spentExecution
     const started = performance.now()
     const scorer = this.sampleScorer()
-    let fields: FinalEpisodeScore | ErrorFields
+    let fields: ScoredFields | ErrorFields
     try {
       if (report.archive.status !== 'saved') throw new Error(`the final episode was not saved (${report.archive.error ?? report.archive.status})`)
       const finalPath = join(run.sampleDir(block, sampleId), 'final.episode.zip')
@@ -280,7 +280,7 @@ export class BenchmarkSession {
       fields = errorFields(error)
     }
     const scoreMs = performance.now() - started
-    const row: FinishSampleResponse['row'] = {
+    const row: MetricsRow = {
       block,
       sample_id: sampleId,
       run: run.dir,
