@@ -10,6 +10,7 @@ import { BenchmarkSession } from '../src/harness/node/index.ts'
 import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
+import { useBlockJUnit } from '../reporters/junit-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
@@ -126,6 +127,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const ours: unknown = Reflect.get(globalThis, REPORTER_SLOT)
       const reporters = vitest.config.reporters
       if (Array.isArray(ours)) for (const one of ours as (AggregateReporter | RunningTests)[]) if (!reporters.includes(one)) reporters.push(one)
+      // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
+      useBlockJUnit(reporters, BLOCK_SUITE)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.
