@@ -80,8 +80,10 @@ describe('the main job', () => {
 
   it('fails the run on a gate, naming the gate and the measured value', () => {
     expect(unsharded.code).not.toBe(0)
-    expect(unsharded.output).toMatch(/awb gate FAILED: overall SR ≥ 0\.9 \(measured 0\.875\)/)
-    expect(unsharded.output).toMatch(/awb gate passed: block partnet-none PA ≥ 1 \(measured 1\)/)
+    expect(unsharded.output).toMatch(/^\s+overall SR ≥ 0\.9\s+0\.875\s+FAILED$/m)
+    expect(unsharded.output).toMatch(/^\s+block partnet-none PA ≥ 1\s+1\s+passed$/m)
+    expect(unsharded.output).toMatch(/^awb gates FAILED: 1 of 2 missed: overall SR ≥ 0\.9 \(measured 0\.875\)/m)
+    expect(unsharded.output).not.toMatch(/Unhandled Error/)
   })
 
   it('prints the aggregate table and writes the official summary with the crashed sample scored', async () => {
@@ -92,10 +94,10 @@ describe('the main job', () => {
     expect(unsharded.output).toMatch(/harness overhead per sample \(open \+ export \+ save\): median \d+\.\d+ s/)
   })
 
-  it('writes one JUnit testcase per sample with the block in its name and the metrics as properties', async () => {
+  it('writes one JUnit testcase per sample with the block as its classname and in its name, and the metrics as properties', async () => {
     const junit = await readFile(join(work, 'junit.xml'), 'utf8')
-    const cases = [...junit.matchAll(/<testcase classname="[^"]*" name="([^"]+)"/g)].map(m => m[1])
-    expect(cases.sort()).toEqual(BLOCKS.map(b => `${b.name} &gt; sample-00`).sort())
+    const cases = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]+)"/g)].map(m => `${m[1]}: ${m[2]}`)
+    expect(cases.sort()).toEqual(BLOCKS.map(b => `${b.name}: ${b.name} &gt; sample-00`).sort())
     expect(junit).toMatch(/<property name="SR" value="0">/)
     expect(junit).toMatch(/<property name="SCD" value="[^"]+">/)
   })

@@ -1,0 +1,62 @@
+// How a `vitest run` of the benchmark ends, seen from outside (a child process): a failed gate prints its table and
+// a verdict and fails the exit code without an "Unhandled Error"; JUnit names each block's suite after the block.
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+const BLOCK = 'partnet-final-image'
+const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.samples.map(s => ({ ...s, partIds: ['a', 'b'] })) }))
+
+let fixture: PackageFixture
+let work: string
+let run: { code: number; output: string }
+
+beforeAll(async () => {
+  fixture = await createPackageFixture({ blocks: BLOCKS })
+  work = await mkdtemp(join(tmpdir(), 'awb-run-outcome-'))
+  await mkdir(join(work, 'demos', BLOCK), { recursive: true })
+  // Part b pushed far away: the sample is scored SR 0. No threshold, so its test passes; only the gate fails.
+  await writeFile(join(work, 'demos', BLOCK, 'sample-00.calls.jsonl'), '{"name":"translate_objects","arguments":{"ids":["part-0002"],"delta":[3,0,0]}}\n')
+  run = await new Promise((done) => {
+    execFile(process.execPath, [VITEST, 'run', '--project', BLOCK, '--reporter=default', '--reporter=junit', `--outputFile.junit=${join(work, 'junit.xml')}`], {
+      cwd: ROOT,
+      env: {
+        ...process.env, AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1',
+        AWB_GATES: JSON.stringify({ blocks: { [BLOCK]: { SR: 1, PA: 0 } } }), GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1',
+      },
+      maxBuffer: 64 * 1024 * 1024,
+    }, (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}\n${stderr}` }))
+  })
+}, 300_000)
+
+afterAll(async () => {
+  await fixture?.cleanup()
+  if (work !== undefined) await rm(work, { recursive: true, force: true })
+})
+
+describe('a run whose tests pass but whose gate fails', () => {
+  it('exits non-zero', () => {
+    expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
+    expect(run.code, run.output).toBe(1)
+  })
+
+  it('prints the gate table and a one-line verdict, and no Unhandled Error', () => {
+    expect(run.output).not.toMatch(/Unhandled Error|Unhandled Rejection|\.vite-temp/)
+    expect(run.output).toMatch(/awb gates\n\s+gate\s+measured\s+status\n\s+block partnet-final-image SR ≥ 1\s+0\s+FAILED\n\s+block partnet-final-image PA ≥ 0\s+\S+\s+passed\n/)
+    expect(run.output).toMatch(/^awb gates FAILED: 1 of 2 missed: block partnet-final-image SR ≥ 1 \(measured 0\); the run fails \(exit code 1\)$/m)
+  })
+})
+
+describe('the JUnit report of a block project', () => {
+  it('names the testsuite and every classname after the block, not after the shared suite file', async () => {
+    const junit = await readFile(join(work, 'junit.xml'), 'utf8')
+    expect(junit).toMatch(new RegExp(`<testsuite name="${BLOCK}" `))
+    expect(junit).toContain(`<testcase classname="${BLOCK}" name="${BLOCK} &gt; sample-00"`)
+    expect(junit).not.toContain('benchmark-block')
+  })
+})
