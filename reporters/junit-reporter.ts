@@ -1,7 +1,6 @@
 // Vitest's JUnit reporter with each benchmark block as its own <testsuite> and classname, instead of the one suite file
 // every block project runs; every other module and every other attribute is left as Vitest writes it.
-import type { JUnitOptions, ResolvedConfig, TestModule } from 'vitest/node'
-import { JUnitReporter } from 'vitest/reporters'
+import { JUnitReporter, type JUnitOptions, type ResolvedConfig, type TestModule } from 'vitest/node'
 
 type ReporterEntry = ResolvedConfig['reporters'][number]
 
