@@ -60,7 +60,8 @@ export class AggregateReporter implements Reporter {
     const expected = this.options.layout.blocks.find(b => b.name === row.block)?.sampleIds.length ?? 0
     const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${row.error}`
     const overhead = (meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000
-    this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${(meta.timings.scoreMs / 1000).toFixed(2)} s)`)
+    const { scoreMs, scoreQueueMs, scoreComputeMs } = meta.timings
+    this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${seconds(scoreMs)} s: queue ${seconds(scoreQueueMs)} s, compute ${seconds(scoreComputeMs)} s)`)
   }
 
   async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): Promise<void> {
@@ -113,13 +114,17 @@ export class AggregateReporter implements Reporter {
     const overheads = metas.map(m => (m.timings.openMs + m.timings.exportMs + m.timings.saveMs) / 1000)
     const agent = metas.map(m => m.timings.agentMs / 1000)
     const scoring = metas.map(m => m.timings.scoreMs / 1000)
+    const queue = metas.map(m => m.timings.scoreQueueMs / 1000)
+    const compute = metas.map(m => m.timings.scoreComputeMs / 1000)
     const worst = Math.max(...overheads)
+    const backends = [...new Set(metas.map(m => m.backend))].join(', ')
     return [
       ranHere
-        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${metas[0]?.backend ?? '?'} scoring)`
-        : `timing: ${metas.length} samples from merged reports (${metas[0]?.backend ?? '?'} scoring)`,
+        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${backends} scoring)`
+        : `timing: ${metas.length} samples from merged reports (${backends} scoring)`,
       `  harness overhead per sample (open + export + save): median ${median(overheads).toFixed(2)} s, max ${worst.toFixed(2)} s${worst > OVERHEAD_TARGET_S ? ` (above the ${OVERHEAD_TARGET_S} s target)` : ''}`,
       `  agent per sample: median ${median(agent).toFixed(2)} s; scoring per sample: median ${median(scoring).toFixed(2)} s, max ${Math.max(...scoring).toFixed(2)} s`,
+      `  of scoring, waiting for the shared scoring pool: median ${median(queue).toFixed(2)} s, max ${Math.max(...queue).toFixed(2)} s; computing: median ${median(compute).toFixed(2)} s, max ${Math.max(...compute).toFixed(2)} s`,
     ]
   }
 
@@ -128,6 +133,11 @@ export class AggregateReporter implements Reporter {
     if (this.vitest !== undefined) this.vitest.logger.log(text.trimEnd())
     else process.stdout.write(text)
   }
+}
+
+/** Milliseconds as seconds with two decimals. */
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(2)
 }
 
 function median(values: readonly number[]): number {

@@ -40,6 +40,9 @@ async function annotateSample(meta: SampleMeta, annotate: Annotate): Promise<voi
   await annotate(((meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000).toFixed(3), 'overhead_seconds')
   await annotate((meta.timings.agentMs / 1000).toFixed(3), 'agent_seconds')
   await annotate((meta.timings.scoreMs / 1000).toFixed(3), 'scoring_seconds')
+  // Of scoring_seconds: waiting for the scoring pool shared by every block project, and the backend's own work.
+  await annotate((meta.timings.scoreQueueMs / 1000).toFixed(3), 'scoring_queue_seconds')
+  await annotate((meta.timings.scoreComputeMs / 1000).toFixed(3), 'scoring_compute_seconds')
   await annotate(meta.backend, 'scoring_backend')
 }
 
@@ -76,7 +79,7 @@ describe(block.name, () => {
       createRenderer: () => createThreeSceneRenderer(),
       modelTransport: { send: request => commands.awbModelRequest(request) },
     })
-    const meta: SampleMeta = { row: report.response.row, timings: { ...report.timings, scoreMs: report.response.scoreMs }, backend: report.response.backend, runDir: report.response.runDir }
+    const meta: SampleMeta = { row: report.response.row, timings: { ...report.timings, ...report.response.scoring }, backend: report.response.backend, runDir: report.response.runDir }
     task.meta.awb = meta
     await annotateSample(meta, annotate)
     // Block projects may not write attachments (page code writes nothing on the host): the harness kept the

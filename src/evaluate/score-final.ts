@@ -3,7 +3,7 @@
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../package/index.ts'
 import { readFinalScene } from './final-scene.ts'
 import { scoredFields, type ScoredFields } from './rows/index.ts'
-import type { SampleScorer } from './sample-scorer.ts'
+import type { SampleScorer, ScoringTiming } from './sample-scorer.ts'
 
 /** The protocol marker every output of this harness carries (scoring.md §1). */
 export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
@@ -15,6 +15,8 @@ export interface ScoreFinalEpisodeInput {
   /** Names the final archive in error messages. */
   finalSource: string
   scorer: SampleScorer
+  /** Receives the scorer's queue and compute times of this sample (see SampleScorer.score). */
+  timing?: ScoringTiming
 }
 
 /**
@@ -33,7 +35,7 @@ export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<
     finalPoses: scene.poses,
     groups: evaluation.groups,
     scaleDivisor: evaluation.scaleDivisor,
-  })
+  }, input.timing === undefined ? {} : { timing: input.timing })
   const { status, SCD, PA, SR, parts, alignment, scale_divisor } = scoredFields(score, { includeCandidates: true })
   return {
     status, SCD, PA, SR,

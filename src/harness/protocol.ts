@@ -58,10 +58,19 @@ export const TimingsSchema = z.strictObject({
 })
 export type Timings = z.infer<typeof TimingsSchema>
 
-/** The page's phases plus the Node side's scoring of the final episode (checks, poses, alignment), in ms. */
-export const SampleTimingsSchema = TimingsSchema.extend({
+/** The Node side's scoring of a final episode, in ms. */
+export const ScoringTimingsSchema = z.strictObject({
+  /** All of it: package and episode checks, final poses, waiting for the scoring pool, alignment and metrics. */
   scoreMs: z.number().nonnegative(),
+  /** Of which waiting while the shared scoring pool scored other samples (block projects finish concurrently). */
+  scoreQueueMs: z.number().nonnegative(),
+  /** Of which aligning and matching on the pool (the scoring backend's own time). */
+  scoreComputeMs: z.number().nonnegative(),
 })
+export type ScoringTimings = z.infer<typeof ScoringTimingsSchema>
+
+/** The page's phases plus the Node side's scoring, in ms. */
+export const SampleTimingsSchema = TimingsSchema.extend(ScoringTimingsSchema.shape)
 export type SampleTimings = z.infer<typeof SampleTimingsSchema>
 
 export const FinishSampleRequestSchema = z.strictObject({
@@ -111,7 +120,8 @@ export type SamplePlan = z.infer<typeof SamplePlanSchema>
 /** The official metrics row of the sample (scoring.md §9.2) plus the harness's own figures. */
 export const FinishSampleResponseSchema = z.strictObject({
   row: MetricsRowSchema,
-  scoreMs: z.number().nonnegative(),
+  scoring: ScoringTimingsSchema,
+  /** The scoring backend, naming the ICP kernel that ran (`cpu-cells`, …). */
   backend: z.string(),
   runDir: z.string(),
   /** The sample's folder in the run (result.json, final.episode.zip, final.png). */

@@ -25,7 +25,7 @@ function fakeHost(start: Partial<StartSampleResponse> = {}) {
       const row = scored
         ? { ...base, status: 'scored' as const, SCD: 0, PA: 1, SR: 1, protocol_version: 'assembly-evaluation-v1', episode_sha256: 'a'.repeat(64), state_index: 0, parts: [], alignment, scale_divisor: 1 }
         : { ...base, ...errorFields(new Error(report.archive.error ?? 'not saved')) }
-      return { row, scoreMs: 1, backend: 'test', runDir: '/tmp/run', sampleDir: '/tmp/run/blocks/b/samples/s' }
+      return { row, scoring: { scoreMs: 1, scoreQueueMs: 0, scoreComputeMs: 1 }, backend: 'test', runDir: '/tmp/run', sampleDir: '/tmp/run/blocks/b/samples/s' }
     },
   }
   return { host, finished, records, saved }

@@ -40,6 +40,12 @@ afterAll(async () => {
 })
 
 describe('a run whose tests pass but whose gate fails', () => {
+  it('reports each sample\'s scoring queue and compute times', () => {
+    expect(run.output).toMatch(/awb partnet-final-image 1\/1 sample-00: .*scoring \d+\.\d\d s: queue \d+\.\d\d s, compute \d+\.\d\d s\)/)
+    expect(run.output).toMatch(/of scoring, waiting for the shared scoring pool: median \d+\.\d\d s/)
+    expect(run.output).toMatch(/\(cpu-cells scoring\)/)
+  })
+
   it('exits non-zero', () => {
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
     expect(run.code, run.output).toBe(1)
@@ -58,5 +64,9 @@ describe('the JUnit report of a block project', () => {
     expect(junit).toMatch(new RegExp(`<testsuite name="${BLOCK}" `))
     expect(junit).toContain(`<testcase classname="${BLOCK}" name="${BLOCK} &gt; sample-00"`)
     expect(junit).not.toContain('benchmark-block')
+    // Scoring time split into the wait for the shared scoring pool and the computation; the backend names the kernel.
+    expect(junit).toMatch(/<property name="scoring_queue_seconds" value="\d+\.\d{3}">/)
+    expect(junit).toMatch(/<property name="scoring_compute_seconds" value="\d+\.\d{3}">/)
+    expect(junit).toContain('<property name="scoring_backend" value="cpu-cells">')
   })
 })

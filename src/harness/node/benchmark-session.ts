@@ -14,7 +14,7 @@ import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type Me
 import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
 import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 
@@ -270,16 +270,17 @@ export class BenchmarkSession {
     const execution = this.interrupted && spentExecution.status !== 'completed' ? { ...spentExecution, status: 'interrupted' as const } : spentExecution
     const started = performance.now()
     const scorer = this.sampleScorer()
+    const timing = { queueMs: 0, computeMs: 0 }
     let fields: ScoredFields | ErrorFields
     try {
       if (report.archive.status !== 'saved') throw new Error(`the final episode was not saved (${report.archive.error ?? report.archive.status})`)
       const finalPath = join(run.sampleDir(block, sampleId), 'final.episode.zip')
       const finalBytes = new Uint8Array(await readFile(finalPath))
-      fields = await scoreFinalEpisode({ pkg: this.pkg, sample, finalBytes, finalSource: finalPath, scorer })
+      fields = await scoreFinalEpisode({ pkg: this.pkg, sample, finalBytes, finalSource: finalPath, scorer, timing })
     } catch (error) {
       fields = errorFields(error)
     }
-    const scoreMs = performance.now() - started
+    const scoring: ScoringTimings = { scoreMs: performance.now() - started, scoreQueueMs: timing.queueMs, scoreComputeMs: timing.computeMs }
     const row: MetricsRow = {
       block,
       sample_id: sampleId,
@@ -304,13 +305,13 @@ export class BenchmarkSession {
       cleanup_error: null,
       duration_seconds: report.durationSeconds,
       tool_calls: report.toolCalls,
-      harness: { timings_ms: { ...report.timings, scoreMs }, scoring_backend: scorer.backend },
+      harness: { timings_ms: { ...report.timings, ...scoring }, scoring_backend: scorer.backend },
       // The official row as scored now, so a resumed run reports it without scoring again.
       metrics: row,
     })
     this.started.delete(key(block, sampleId))
     this.stopRules.record({ execution: recorded, archive: report.archive })
-    return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
+    return { row, scoring, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
   /**

@@ -7,7 +7,7 @@ import * as z from 'zod'
 import { attemptRow, describeIssues, parseMetricsRow, type SampleScorer } from '../../evaluate/index.ts'
 import type { BenchmarkPackage } from '../../package/index.ts'
 import { chainStatus, needsRun, RunError, type ChainSample } from '../../runs/index.ts'
-import { SampleTimingsSchema, type SamplePlan } from '../protocol.ts'
+import { SampleTimingsSchema, type SamplePlan, type SampleTimings } from '../protocol.ts'
 
 /** Consecutive infrastructure failures that stop dispatch (runner.md §6 rule 2). */
 export const MAX_CONSECUTIVE_INFRASTRUCTURE_FAILURES = 3
@@ -116,7 +116,10 @@ export async function recordedPlan(sample: ChainSample, pkg: BenchmarkPackage, s
   if (!parsedHarness.success) throw new RunError('RUN_RECORD_INVALID', `result.json \`harness\` is not what this harness records: ${describeIssues(parsedHarness.error)}`, { file })
   const harness = parsedHarness.data
   const recordedMs = harness.timings_ms ?? {}
-  const timings = { openMs: recordedMs.openMs ?? 0, agentMs: recordedMs.agentMs ?? 0, exportMs: recordedMs.exportMs ?? 0, saveMs: recordedMs.saveMs ?? 0, scoreMs: recordedMs.scoreMs ?? 0 }
+  const timings: SampleTimings = {
+    openMs: recordedMs.openMs ?? 0, agentMs: recordedMs.agentMs ?? 0, exportMs: recordedMs.exportMs ?? 0, saveMs: recordedMs.saveMs ?? 0,
+    scoreMs: recordedMs.scoreMs ?? 0, scoreQueueMs: recordedMs.scoreQueueMs ?? 0, scoreComputeMs: recordedMs.scoreComputeMs ?? 0,
+  }
   // A row recorded by the run is read through the one row schema: a malformed one is an error, never a fallback.
   const row = result?.metrics === undefined
     ? await attemptRow({ kind: 'attempt', block: sample.block, sampleId: sample.sampleId, attempt: sample.attempt }, pkg, scorer())

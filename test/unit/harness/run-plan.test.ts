@@ -1,4 +1,5 @@
-// A resumed run reads the rows its chain recorded through the one row schema: a malformed one is a clear error.
+// A resumed run reads the rows its chain recorded through the one row schema (a malformed one is a clear error) and
+// the timings and backend that scored them.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,9 +53,14 @@ async function recordOneSample(): Promise<{ runDir: string; resultPath: string }
 
 describe('recorded samples of a resumed run', () => {
   it('reports the row the chain recorded', async () => {
-    const { runDir } = await recordOneSample()
+    const { runDir, resultPath } = await recordOneSample()
+    // Scoring time is recorded whole and split into the wait for the scoring pool and the computation.
+    const { harness } = JSON.parse(await readFile(resultPath, 'utf8')) as { harness: { timings_ms: Record<string, number>; scoring_backend: string } }
+    expect(Object.keys(harness.timings_ms).sort()).toEqual(['agentMs', 'exportMs', 'openMs', 'saveMs', 'scoreComputeMs', 'scoreMs', 'scoreQueueMs'])
+    expect(harness.scoring_backend).toBe('cpu-cells')
     const plan = await (await openSession(runDir)).samplePlan(caller, BLOCK, SAMPLE)
-    expect(plan).toMatchObject({ kind: 'recorded', row: { block: BLOCK, sample_id: SAMPLE, status: 'error', SCD: null, PA: 0, SR: 0 } })
+    expect(plan).toMatchObject({ kind: 'recorded', backend: 'cpu-cells', row: { block: BLOCK, sample_id: SAMPLE, status: 'error', SCD: null, PA: 0, SR: 0 } })
+    expect(plan.kind === 'recorded' && Object.keys(plan.timings)).toContain('scoreQueueMs')
   })
 
   it('refuses a malformed recorded row, naming the file and the wrong fields, instead of scoring again', async () => {
