@@ -12,6 +12,7 @@ import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { useBlockJUnit } from '../reporters/junit-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
+import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { drainOnInterrupt } from './interrupt.ts'
@@ -80,7 +81,9 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       if (userConfig.test?.name !== undefined) return shared
       const chromium = findChromium()
       const commands = createBrowserCommands(() => getSession(root))
-      const projects = pkg.blocks.map(block => ({
+      // One free port per block's browser server, so that none probes ports in use (see freePorts).
+      const ports = await freePorts(pkg.blocks.length)
+      const projects = pkg.blocks.map((block, index) => ({
         extends: true as const,
         test: {
           name: block.name,
@@ -102,7 +105,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             provider: playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS] } }),
             // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
             // and no CDP. The harness saves through its own commands.
-            api: { allowWrite: false, allowExec: false },
+            api: { port: ports[index], strictPort: false, allowWrite: false, allowExec: false },
             commands: { ...refusedVitestCommands(), ...commands },
           },
         },

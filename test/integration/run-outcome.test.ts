@@ -1,6 +1,7 @@
 // How a `vitest run` of the benchmark ends, seen from outside (a child process): a failed gate prints its table and
 // a verdict and fails the exit code without an "Unhandled Error"; JUnit names each block's suite after the block.
 import { execFile } from 'node:child_process'
+import { createServer, type Server } from 'node:net'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -15,9 +16,19 @@ const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.
 let fixture: PackageFixture
 let work: string
 let run: { code: number; output: string }
+/** Holds Vitest's default browser port, as another run on the machine would. */
+let squatter: Server | undefined
+/** Vitest's first browser port (it counts up from here for each browser project). */
+const VITEST_BROWSER_PORT = 63315
 
 beforeAll(async () => {
   fixture = await createPackageFixture({ blocks: BLOCKS })
+  // Taken already (another run) or taken here: either way the child finds Vitest's default port in use.
+  squatter = await new Promise<Server | undefined>((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(undefined))
+    server.listen(VITEST_BROWSER_PORT, '127.0.0.1', () => resolve(server))
+  })
   work = await mkdtemp(join(tmpdir(), 'awb-run-outcome-'))
   await mkdir(join(work, 'demos', BLOCK), { recursive: true })
   // Part b pushed far away: the sample is scored SR 0. No threshold, so its test passes; only the gate fails.
@@ -35,6 +46,7 @@ beforeAll(async () => {
 }, 300_000)
 
 afterAll(async () => {
+  await new Promise<void>(resolve => (squatter === undefined ? resolve() : squatter.close(() => resolve())))
   await fixture?.cleanup()
   if (work !== undefined) await rm(work, { recursive: true, force: true })
 })
@@ -55,6 +67,12 @@ describe('a run whose tests pass but whose gate fails', () => {
     expect(run.output).not.toMatch(/Unhandled Error|Unhandled Rejection|\.vite-temp/)
     expect(run.output).toMatch(/awb gates\n\s+gate\s+measured\s+status\n\s+block partnet-final-image SR ≥ 1\s+0\s+FAILED\n\s+block partnet-final-image PA ≥ 0\s+\S+\s+passed\n/)
     expect(run.output).toMatch(/^awb gates FAILED: 1 of 2 missed: block partnet-final-image SR ≥ 1 \(measured 0\); the run fails \(exit code 1\)$/m)
+  })
+})
+
+describe('the browser servers of the block projects', () => {
+  it('start on ports the OS gave as free, never probing ports in use', () => {
+    expect(run.output).not.toMatch(/Port \d+ is in use/)
   })
 })
 
