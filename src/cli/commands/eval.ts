@@ -1,7 +1,6 @@
 // `awb eval RUN… --benchmark DIR --output NEW`: scores recorded runs into metrics.jsonl and summary.json.
 import * as z from 'zod'
-import { evaluateRuns } from '../../evaluate/evaluate-runs.ts'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { createScorer, evaluateRuns } from '../../evaluate/index.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 

@@ -2,7 +2,7 @@
 // baseline, the paired comparison (comparison.md next to it) and the vs_baseline gate.
 import { join } from 'node:path'
 import * as z from 'zod'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { createScorer } from '../../evaluate/index.ts'
 import { buildReport } from '../../report/html/index.ts'
 import { checkBaselineGate, formatComparisonMarkdown } from '../../report/paired/index.ts'
 import { formatGateTable, formatGateVerdict } from '../../report/index.ts'

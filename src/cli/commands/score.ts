@@ -1,11 +1,8 @@
 // `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
 import * as z from 'zod'
 import { parseEvaluation } from '../../package/index.ts'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { createScorer, errorFields, parsePosesFile, readFinalScene, scoredFields } from '../../evaluate/index.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
-import { errorFields, scoredFields } from '../../evaluate/rows/index.ts'
-import { parsePosesFile } from '../../evaluate/poses-file.ts'
-import { readFinalScene } from '../../evaluate/final-scene.ts'
 import type { Evaluation } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
