@@ -8,6 +8,7 @@ export {
   describeError, describeIssues, errorFields, parseMetricsRow, scoredFields,
   type BaseFields, type ErrorFields, type MetricsRow, type ScoredFields, type ScoredRow,
 } from './rows/index.ts'
+export { scoringInput } from './scoring-input.ts'
 export { createScorer, SCORING_BACKENDS, type CreateScorerOptions, type SampleScorer, type ScoringTiming } from './sample-scorer.ts'
 export { OUTPUT_PROTOCOL, scoreFinalEpisode, type ScoreFinalEpisodeInput } from './score-final.ts'
 export { attemptRow } from './attempt-row.ts'

@@ -4,6 +4,7 @@ import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample 
 import { readFinalScene } from './final-scene.ts'
 import { scoredFields, type ScoredFields } from './rows/index.ts'
 import type { SampleScorer, ScoringTiming } from './sample-scorer.ts'
+import { scoringInput } from './scoring-input.ts'
 
 /** The protocol marker every output of this harness carries (scoring.md §1). */
 export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
@@ -28,14 +29,7 @@ export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<
   const evaluation = await loadEvaluation(pkg, sample)
   const initialBytes = await readEpisode(pkg, sample)
   const scene = await readFinalScene({ finalBytes: input.finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: input.finalSource, initialSource: sample.episodePath })
-  const score = await input.scorer.score({
-    partIds: evaluation.partIds,
-    clouds: evaluation.points,
-    gtPoses: evaluation.gtPoses,
-    finalPoses: scene.poses,
-    groups: evaluation.groups,
-    scaleDivisor: evaluation.scaleDivisor,
-  }, input.timing === undefined ? {} : { timing: input.timing })
+  const score = await input.scorer.score(scoringInput(evaluation, scene.poses), input.timing === undefined ? {} : { timing: input.timing })
   const { status, SCD, PA, SR, parts, alignment, scale_divisor } = scoredFields(score, { includeCandidates: true })
   return {
     status, SCD, PA, SR,

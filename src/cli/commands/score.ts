@@ -1,7 +1,7 @@
 // `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
 import * as z from 'zod'
 import { parseEvaluation } from '../../package/index.ts'
-import { createScorer, errorFields, parsePosesFile, readFinalScene, scoredFields } from '../../evaluate/index.ts'
+import { createScorer, errorFields, parsePosesFile, readFinalScene, scoredFields, scoringInput } from '../../evaluate/index.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import type { Evaluation } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
@@ -63,14 +63,7 @@ export async function run(args: unknown[]): Promise<number> {
   try {
     const evaluation = parseEvaluation(parseJsonBytes(evaluationBytes, flags.evaluation), { file: flags.evaluation })
     const { poses: finalPoses, extra } = await readFinalPoses(inputs, evaluation)
-    const score = await scorer.score({
-      partIds: evaluation.partIds,
-      clouds: evaluation.points,
-      gtPoses: evaluation.gtPoses,
-      finalPoses,
-      groups: evaluation.groups,
-      scaleDivisor: evaluation.scaleDivisor,
-    })
+    const score = await scorer.score(scoringInput(evaluation, finalPoses))
     row = { ...scoredFields(score, { includeCandidates: flags.candidates === true }), ...extra }
   } catch (error) {
     row = { ...errorFields(error) }
