@@ -1,5 +1,4 @@
 // End to end: the benchmark config run as users run it (`vitest run` in a child process) on a small package.
-import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -7,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeEpisode, latestFrame, readBenchmarkPoses } from '../../src/episode/index.ts'
 import { scriptedAssemblyConversation, SCRIPTED_POSE, startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.ts'
 import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
+import { runBenchmark, type ChildRun } from '../helpers/run-benchmark.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.samples.map(s => ({ ...s, partIds: ['a', 'b'] })) }))
 const PROJECTS = BLOCKS.flatMap(block => ['--project', block.name])
 /** Planted in every evaluation.json: it must never reach the page, a prompt, a model request or a run record. */
@@ -42,16 +41,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-interface ChildRun { code: number; output: string }
-
 function vitest(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
-  return new Promise((done) => {
-    execFile(process.execPath, [VITEST, 'run', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', ...env },
-      maxBuffer: 64 * 1024 * 1024,
-    }, (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}\n${stderr}` }))
-  })
+  return runBenchmark(args, { AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1', ...env })
 }
 
 async function writtenSummary(output: string): Promise<Record<string, unknown>> {

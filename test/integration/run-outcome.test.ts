@@ -1,21 +1,19 @@
 // How a `vitest run` of the benchmark ends, seen from outside (a child process): a failed gate prints its table and
 // a verdict and fails the exit code without an "Unhandled Error"; JUnit names each block's suite after the block.
-import { execFile } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
+import { runBenchmark, type ChildRun } from '../helpers/run-benchmark.ts'
 
-const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const BLOCK = 'partnet-final-image'
 const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.samples.map(s => ({ ...s, partIds: ['a', 'b'] })) }))
 
 let fixture: PackageFixture
 let work: string
-let run: { code: number; output: string }
+let run: ChildRun
 /** Holds Vitest's default browser port, as another run on the machine would. */
 let squatter: Server | undefined
 /** Vitest's first browser port (it counts up from here for each browser project). */
@@ -33,15 +31,9 @@ beforeAll(async () => {
   await mkdir(join(work, 'demos', BLOCK), { recursive: true })
   // Part b pushed far away: the sample is scored SR 0. No threshold, so its test passes; only the gate fails.
   await writeFile(join(work, 'demos', BLOCK, 'sample-00.calls.jsonl'), '{"name":"translate_objects","arguments":{"ids":["part-0002"],"delta":[3,0,0]}}\n')
-  run = await new Promise((done) => {
-    execFile(process.execPath, [VITEST, 'run', '--project', BLOCK, '--reporter=default', '--reporter=junit', `--outputFile.junit=${join(work, 'junit.xml')}`], {
-      cwd: ROOT,
-      env: {
-        ...process.env, AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1',
-        AWB_GATES: JSON.stringify({ blocks: { [BLOCK]: { SR: 1, PA: 0 } } }), GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1',
-      },
-      maxBuffer: 64 * 1024 * 1024,
-    }, (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}\n${stderr}` }))
+  run = await runBenchmark(['--project', BLOCK, '--reporter=default', '--reporter=junit', `--outputFile.junit=${join(work, 'junit.xml')}`], {
+    AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1',
+    AWB_GATES: JSON.stringify({ blocks: { [BLOCK]: { SR: 1, PA: 0 } } }),
   })
 }, 300_000)
 

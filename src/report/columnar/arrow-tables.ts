@@ -2,25 +2,11 @@
 // Column names keep the JSON field names; nested JSON becomes Arrow lists/structs, never JSON text, except
 // `usage`, whose keys differ per provider (kept as `usage_json`).
 import { Bool, Field, Float64, Int32, List, Struct, Table, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow'
+import type { CurveStep } from '../../evaluate/curves/index.ts'
 import type { MetricsRow, ScoredRow } from '../../evaluate/index.ts'
 
-/** The fields of a curve step this table stores (see src/evaluate/curves). */
-export interface StepsTableRow {
-  block: string
-  sample_id: string
-  call_index: number
-  tool: string
-  call_status: string
-  elapsed_seconds: number
-  state_index: number
-  status: string
-  error: string | null
-  SCD: number | null
-  PA: number
-  SR: number
-  parts_correct: number
-  parts_total: number
-}
+/** One row of `steps.arrow`: a curve step (src/evaluate/curves) with the sample it belongs to. */
+export type StepsTableRow = { block: string; sample_id: string } & CurveStep
 
 const listOf = (type: DataType) => new List(new Field('item', type, true))
 const PART_TYPE = new Struct([
