@@ -7,7 +7,7 @@ import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
 import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession } from '../src/harness/node/index.ts'
-import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
+import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { useBlockJUnit } from '../reporters/junit-reporter.ts'
@@ -16,6 +16,7 @@ import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { drainOnInterrupt } from './interrupt.ts'
+import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
@@ -44,7 +45,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   })
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
-  const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
+  const getPackage = (root: string) => (opened ??= openPackageWithProgress(getResolved(root).benchmark))
   const getSession = (root: string) => (session ??= openSession(root))
   const openSession = async (root: string) => BenchmarkSession.open({
     ...getResolved(root),

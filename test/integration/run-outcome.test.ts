@@ -62,6 +62,13 @@ describe('a run whose tests pass but whose gate fails', () => {
   })
 })
 
+describe('the start of the run', () => {
+  it('says that it verifies the package, and when it is done', () => {
+    expect(run.output).toMatch(/^awb: verifying package \S+ \(every sample's files\)…$/m)
+    expect(run.output).toMatch(/^awb: verified package \S+: 5 samples in \d+\.\d s$/m)
+  })
+})
+
 describe('the browser servers of the block projects', () => {
   it('start on ports the OS gave as free, never probing ports in use', () => {
     expect(run.output).not.toMatch(/Port \d+ is in use/)
