@@ -55,7 +55,7 @@ function assertRow(meta: SampleMeta, sampleId: string): void {
   if (PA !== undefined) expect.soft(row.PA, `PA of ${block.name} / ${sampleId} (threshold ${PA})`).toBeGreaterThanOrEqual(PA)
 }
 
-// The block name is the describe name, so JUnit and the UI show it (the two PartNet blocks share sample ids).
+// The block name is the describe name, so every reporter shows it in the test name (the two PartNet blocks share sample ids).
 describe(block.name, () => {
   test.for(block.samples.map(sample => [sample.id, sample] as const))('%s', async ([sampleId], { task, annotate, skip }) => {
     // Vitest throttles its task updates and can hold this test's start until the test ends; the Node side binds every
