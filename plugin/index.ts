@@ -132,7 +132,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const reporters = vitest.config.reporters
       if (Array.isArray(ours)) for (const one of ours as (AggregateReporter | RunningTests)[]) if (!reporters.includes(one)) reporters.push(one)
       // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
-      useBlockJUnit(reporters, BLOCK_SUITE)
+      useBlockJUnit(reporters)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.

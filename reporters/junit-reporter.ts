@@ -11,20 +11,12 @@ type ReporterEntry = ResolvedConfig['reporters'][number]
  * methods: `writeElement` for the suite element, `writeTasks` for the testcases, both called once per module in order.
  */
 export class BlockJUnitReporter extends JUnitReporter {
-  private readonly blockSuite: string
   /** Per module still to be written, in order: its block, or undefined for a module that is not a block's. */
   private pending: (string | undefined)[] = []
   private current: string | undefined
 
-  /** `blockSuite`: absolute path of the suite file the block projects run. */
-  constructor(options: JUnitOptions & { blockSuite: string }) {
-    const { blockSuite, ...junit } = options
-    super(junit)
-    this.blockSuite = blockSuite
-  }
-
   override async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
-    this.pending = testModules.map(module => (module.moduleId === this.blockSuite ? blockOf(module) : undefined))
+    this.pending = testModules.map(blockOf)
     await super.onTestRunEnd(testModules)
   }
 
@@ -39,10 +31,13 @@ export class BlockJUnitReporter extends JUnitReporter {
   }
 }
 
-/** The block a block project runs (its provided `awbBlock`; the project name is `<block> (chromium)`). */
-function blockOf(module: TestModule): string {
+/**
+ * The block a module's project runs (its provided `awbBlock`; the project name is `<block> (chromium)`), or undefined
+ * for any other project. Known by the project, not the file path, so merged reports from other checkouts match too.
+ */
+function blockOf(module: TestModule): string | undefined {
   const provided: { awbBlock?: { name?: unknown } } = module.project.getProvidedContext()
-  return typeof provided.awbBlock?.name === 'string' ? provided.awbBlock.name : module.project.name
+  return typeof provided.awbBlock?.name === 'string' ? provided.awbBlock.name : undefined
 }
 
 function isJUnitEntry(entry: ReporterEntry): entry is ['junit', Partial<JUnitOptions>] {
@@ -53,8 +48,8 @@ function isJUnitEntry(entry: ReporterEntry): entry is ['junit', Partial<JUnitOpt
  * Replaces Vitest's `junit` entries (from the config or `--reporter=junit`, with their options) in `reporters` by a
  * BlockJUnitReporter. Call before Vitest builds its reporters (in `configureVitest`).
  */
-export function useBlockJUnit(reporters: ResolvedConfig['reporters'], blockSuite: string): void {
+export function useBlockJUnit(reporters: ResolvedConfig['reporters']): void {
   for (const [index, entry] of reporters.entries()) {
-    if (isJUnitEntry(entry)) reporters[index] = new BlockJUnitReporter({ ...entry[1], blockSuite })
+    if (isJUnitEntry(entry)) reporters[index] = new BlockJUnitReporter(entry[1])
   }
 }
