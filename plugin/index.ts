@@ -7,14 +7,17 @@ import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
 import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession } from '../src/harness/node/index.ts'
-import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
+import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { PACKAGE_ROOT, packageModule } from '../src/shared/package-root.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
+import { useBlockJUnit } from '../reporters/junit-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
+import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, BUNDLED_GENERATOR, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { drainOnInterrupt } from './interrupt.ts'
+import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
@@ -41,7 +44,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   })
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
-  const getPackage = (root: string) => (opened ??= openPackage(getResolved(root).benchmark))
+  const getPackage = (root: string) => (opened ??= openPackageWithProgress(getResolved(root).benchmark))
   const getSession = (root: string) => (session ??= openSession(root))
   const openSession = async (root: string) => BenchmarkSession.open({
     ...getResolved(root),
@@ -78,7 +81,9 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       if (userConfig.test?.name !== undefined) return shared
       const chromium = findChromium()
       const commands = createBrowserCommands(() => getSession(root))
-      const projects = pkg.blocks.map(block => ({
+      // One free port per block's browser server, so that none probes ports in use (see freePorts).
+      const ports = await freePorts(pkg.blocks.length)
+      const projects = pkg.blocks.map((block, index) => ({
         extends: true as const,
         test: {
           name: block.name,
@@ -102,7 +107,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             provider: playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS] } }),
             // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
             // and no CDP. The harness saves through its own commands.
-            api: { allowWrite: false, allowExec: false },
+            api: { port: ports[index], strictPort: false, allowWrite: false, allowExec: false },
             commands: { ...refusedVitestCommands(), ...commands },
           },
         },
@@ -127,6 +132,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const ours: unknown = Reflect.get(globalThis, REPORTER_SLOT)
       const reporters = vitest.config.reporters
       if (Array.isArray(ours)) for (const one of ours as (AggregateReporter | RunningTests)[]) if (!reporters.includes(one)) reporters.push(one)
+      // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
+      useBlockJUnit(reporters)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.

@@ -2,13 +2,11 @@
 // reference pages, under an unguessable per-sample token, while it is open; nothing else.
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { extname } from 'node:path'
-import { readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../src/package/index.ts'
+import { pageContentType, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../src/package/index.ts'
 
 /** URL prefix of the route on the test server. */
 export const INPUT_ROUTE_PREFIX = '/@awb/input/'
 
-const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' }
 
 /** Where the grants live: every instance of the plugin in this process (one per Vite server) serves the same. */
 const GRANTS_SLOT = Symbol.for('assembly-world-bench.input-grants')
@@ -84,7 +82,7 @@ async function serve(path: string, samples: ReadonlyMap<string, PackageSample>, 
     }
     if (sample !== undefined && parts.length === 3 && resource === 'pages' && page !== undefined && /^[1-9]\d*$/.test(page)) {
       const entry = sample.pages[Number(page) - 1]
-      if (entry !== undefined) return send(res, 200, IMAGE_TYPES[extname(entry.path).toLowerCase()] ?? 'application/octet-stream', await readPage(pkg, entry), headOnly)
+      if (entry !== undefined) return send(res, 200, pageContentType(entry.path), await readPage(pkg, entry), headOnly)
     }
     send(res, 404, 'text/plain', 'Not an agent-visible input of an open sample')
   } catch (error) {

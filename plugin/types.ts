@@ -1,5 +1,5 @@
 // Types shared by the plugin (Node), the block suite (page) and the reporter: what crosses Vitest's boundaries.
-import type { CliAgentResult, FinishSampleResponse, SamplePlan, StartSampleResponse, Timings } from '../src/harness/index.ts'
+import type { CliAgentResult, FinishSampleResponse, SampleMeta, SamplePlan, StartSampleResponse } from '../src/harness/index.ts'
 
 /** What each block project provides to its suite (`inject('awbBlock')`). */
 export interface BlockContext {
@@ -9,17 +9,8 @@ export interface BlockContext {
   thresholds: { SR?: number | undefined; PA?: number | undefined }
 }
 
-/** Per-test metadata the suite sets and the aggregate reporter reads (also through blob reports and merges). */
-export interface SampleMeta {
-  /** The official metrics row (scoring.md §9.2). */
-  row: FinishSampleResponse['row']
-  /** Page-side phases plus scoring time on the Node side, in ms. */
-  timings: Timings & { scoreMs: number }
-  backend: string
-  runDir: string
-  /** Set when a resumed run reports this sample from an earlier run of the chain instead of running it. */
-  recordedBy?: string
-}
+/** Per-test metadata the suite sets and the aggregate reporter reads (its schema: SampleMetaSchema). */
+export type { SampleMeta }
 
 /** Recorded at the start of each block test: records nothing of interest, but makes Vitest deliver the test's
  * start to the Node side first (recording an artifact flushes the runner's throttled task updates). */

@@ -3,8 +3,9 @@
 import { appendFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import type { SampleMeta } from '../plugin/types.ts'
-import { checkGates, compareWithBaseline, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
+import { describeIssues } from '../src/evaluate/index.ts'
+import { SampleMetaSchema, type SampleMeta } from '../src/harness/index.ts'
+import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { compareCodePoints, newRunId } from '../src/runs/index.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
 
@@ -27,6 +28,8 @@ const OVERHEAD_TARGET_S = 3
 export class AggregateReporter implements Reporter {
   private readonly options: AggregateReporterOptions
   private readonly samples = new Map<string, SampleMeta>()
+  /** Tests whose `awb` metadata did not parse (page code sets it): run-level errors. */
+  private readonly invalidMeta: string[] = []
   private started = performance.now()
   private vitest: Vitest | undefined
 
@@ -40,21 +43,31 @@ export class AggregateReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const meta = testCase.meta().awb
-    if (meta === undefined) return
+    const reported = testCase.meta().awb
+    if (reported === undefined) return
+    // The metadata comes from the page (and through blob reports): read it through its schema, never as cast.
+    const parsed = SampleMetaSchema.safeParse(reported)
+    if (!parsed.success) {
+      const error = `${testCase.fullName}: its awb metadata is not a sample result (${describeIssues(parsed.error)})`
+      this.invalidMeta.push(error)
+      this.print(`awb ${error}`)
+      return
+    }
+    const meta = parsed.data
     const row = meta.row
     this.samples.set(`${row.block}\u0000${row.sample_id}`, meta)
     const done = [...this.samples.values()].filter(s => s.row.block === row.block).length
     const expected = this.options.layout.blocks.find(b => b.name === row.block)?.sampleIds.length ?? 0
-    const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${String(row.error)}`
+    const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${row.error}`
     const overhead = (meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000
-    this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${(meta.timings.scoreMs / 1000).toFixed(2)} s)`)
+    const { scoreMs, scoreQueueMs, scoreComputeMs } = meta.timings
+    this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${seconds(scoreMs)} s: queue ${seconds(scoreQueueMs)} s, compute ${seconds(scoreComputeMs)} s)`)
   }
 
   async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): Promise<void> {
     const metas = [...this.samples.values()].sort((a, b) => compareCodePoints(a.row.block, b.row.block) || compareCodePoints(a.row.sample_id, b.row.sample_id))
     // Errors outside any test (a browser that died, a page that could not load) end up in run.json `errors`.
-    const errors = unhandledErrors.map(describeRunError)
+    const errors = [...unhandledErrors.map(describeRunError), ...this.invalidMeta]
     const runDir = await this.options.runDir()
     if (metas.length === 0 && runDir === undefined) {
       // Nothing ran here (every test filtered out, or a merge of empty reports): no run to summarise.
@@ -78,13 +91,11 @@ export class AggregateReporter implements Reporter {
     if (baseline.verdictLine !== null) this.print(`awb ${baseline.verdictLine}`)
     if (runDir !== undefined) await this.writeExtras(runDir, extras, env.GITHUB_STEP_SUMMARY)
     const failed = gates.filter(gate => gate.status === 'failed')
-    for (const gate of gates) this.print(`awb gate ${gate.status === 'failed' ? 'FAILED' : gate.status}: ${gate.gate} (measured ${gate.measured ?? 'nothing: the run did not measure it'})`)
+    if (gates.length > 0) this.print('', 'awb gates', ...formatGateTable(gates), formatGateVerdict(gates))
     await this.options.close(failed.length === 0 && errors.length === 0 ? 'completed' : 'failed', errors)
-    if (failed.length > 0) {
-      // A failed gate fails the run even when every test passed.
-      process.exitCode = 1
-      throw new Error(`AssemblyWorldBench gate failed: ${failed.map(gate => `${gate.gate}, measured ${gate.measured}`).join('; ')}`)
-    }
+    // A failed gate fails the run even when every test passed. Not thrown: a reporter's exception is an "Unhandled
+    // Error" with a stack; Vitest exits with process.exitCode, which it only ever raises (never resets to 0).
+    if (failed.length > 0) process.exitCode = 1
   }
 
   /** metrics.arrow, curves (AWB_CURVES=1) and the HTML report; a failure here is reported, never fails the run. */
@@ -103,13 +114,17 @@ export class AggregateReporter implements Reporter {
     const overheads = metas.map(m => (m.timings.openMs + m.timings.exportMs + m.timings.saveMs) / 1000)
     const agent = metas.map(m => m.timings.agentMs / 1000)
     const scoring = metas.map(m => m.timings.scoreMs / 1000)
+    const queue = metas.map(m => m.timings.scoreQueueMs / 1000)
+    const compute = metas.map(m => m.timings.scoreComputeMs / 1000)
     const worst = Math.max(...overheads)
+    const backends = [...new Set(metas.map(m => m.backend))].join(', ')
     return [
       ranHere
-        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${metas[0]?.backend ?? '?'} scoring)`
-        : `timing: ${metas.length} samples from merged reports (${metas[0]?.backend ?? '?'} scoring)`,
+        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${backends} scoring)`
+        : `timing: ${metas.length} samples from merged reports (${backends} scoring)`,
       `  harness overhead per sample (open + export + save): median ${median(overheads).toFixed(2)} s, max ${worst.toFixed(2)} s${worst > OVERHEAD_TARGET_S ? ` (above the ${OVERHEAD_TARGET_S} s target)` : ''}`,
       `  agent per sample: median ${median(agent).toFixed(2)} s; scoring per sample: median ${median(scoring).toFixed(2)} s, max ${Math.max(...scoring).toFixed(2)} s`,
+      `  of scoring, waiting for the shared scoring pool: median ${median(queue).toFixed(2)} s, max ${Math.max(...queue).toFixed(2)} s; computing: median ${median(compute).toFixed(2)} s, max ${Math.max(...compute).toFixed(2)} s`,
     ]
   }
 
@@ -118,6 +133,11 @@ export class AggregateReporter implements Reporter {
     if (this.vitest !== undefined) this.vitest.logger.log(text.trimEnd())
     else process.stdout.write(text)
   }
+}
+
+/** Milliseconds as seconds with two decimals. */
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(2)
 }
 
 function median(values: readonly number[]): number {

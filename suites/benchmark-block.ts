@@ -4,7 +4,7 @@ import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
 import { describe, expect, inject, recordArtifact, test } from 'vitest'
 import { commands } from 'vitest/browser'
 import type { SampleMeta } from '../plugin/types.ts'
-import { runSample, type SampleHost } from '../src/harness/index.ts'
+import { FinishSampleResponseSchema, runSample, SamplePlanSchema, type SampleHost } from '../src/harness/index.ts'
 import { createThreeSceneRenderer } from '../src/render/index.ts'
 import { loadMujoco } from '../src/world/index.ts'
 
@@ -15,7 +15,8 @@ function hostFor(sampleId: string): SampleHost {
     start: () => commands.awbStartSample(block.name, sampleId),
     record: entry => commands.awbRecord(block.name, sampleId, entry),
     saveFinal: base64 => commands.awbSaveFinal(block.name, sampleId, base64),
-    finish: report => commands.awbFinishSample(block.name, sampleId, report),
+    // The Node side's answers are parsed as they cross into the page, like everything the Node side receives.
+    finish: async report => FinishSampleResponseSchema.parse(await commands.awbFinishSample(block.name, sampleId, report)),
     runCliAgent: () => commands.awbRunCliAgent(block.name, sampleId),
     heartbeat: () => commands.awbHeartbeat(block.name, sampleId),
   }
@@ -30,34 +31,37 @@ type Annotate = (message: string, type: string) => Promise<unknown>
 /** The per-test figures (JUnit properties): the same for a sample run now and one a resumed run reports. */
 async function annotateSample(meta: SampleMeta, annotate: Annotate): Promise<void> {
   const { row } = meta
-  const partsCorrect = Array.isArray(row.parts) ? (row.parts as { correct: boolean }[]).filter(part => part.correct).length : 0
+  const parts = row.status === 'scored' ? row.parts : []
   await annotate(format(row.SR), 'SR')
   await annotate(format(row.PA), 'PA')
   await annotate(format(row.SCD), 'SCD')
-  await annotate(`${partsCorrect}/${Array.isArray(row.parts) ? row.parts.length : 0}`, 'parts_correct')
+  await annotate(`${parts.filter(part => part.correct).length}/${parts.length}`, 'parts_correct')
   await annotate(String(row.tool_calls ?? 0), 'tool_calls')
   await annotate(((meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000).toFixed(3), 'overhead_seconds')
   await annotate((meta.timings.agentMs / 1000).toFixed(3), 'agent_seconds')
   await annotate((meta.timings.scoreMs / 1000).toFixed(3), 'scoring_seconds')
+  // Of scoring_seconds: waiting for the scoring pool shared by every block project, and the backend's own work.
+  await annotate((meta.timings.scoreQueueMs / 1000).toFixed(3), 'scoring_queue_seconds')
+  await annotate((meta.timings.scoreComputeMs / 1000).toFixed(3), 'scoring_compute_seconds')
   await annotate(meta.backend, 'scoring_backend')
 }
 
 function assertRow(meta: SampleMeta, sampleId: string): void {
   const { row } = meta
-  if (row.status === 'error') throw new Error(`${block.name} / ${sampleId}: unscorable: ${String(row.error)}`)
+  if (row.status === 'error') throw new Error(`${block.name} / ${sampleId}: unscorable: ${row.error}`)
   const { SR, PA } = block.thresholds
   // Soft: a sample below both thresholds reports both.
   if (SR !== undefined) expect.soft(row.SR, `SR of ${block.name} / ${sampleId} (threshold ${SR})`).toBeGreaterThanOrEqual(SR)
   if (PA !== undefined) expect.soft(row.PA, `PA of ${block.name} / ${sampleId} (threshold ${PA})`).toBeGreaterThanOrEqual(PA)
 }
 
-// The block name is the describe name, so JUnit and the UI show it (the two PartNet blocks share sample ids).
+// The block name is the describe name, so every reporter shows it in the test name (the two PartNet blocks share sample ids).
 describe(block.name, () => {
   test.for(block.samples.map(sample => [sample.id, sample] as const))('%s', async ([sampleId], { task, annotate, skip }) => {
     // Vitest throttles its task updates and can hold this test's start until the test ends; the Node side binds every
     // command to the running test, so deliver the start first (recording an artifact flushes the updates).
     await recordArtifact(task, { type: 'awb:sample-start', sampleId })
-    const plan = await commands.awbSamplePlan(block.name, sampleId)
+    const plan = SamplePlanSchema.parse(await commands.awbSamplePlan(block.name, sampleId))
     if (plan.kind === 'skip') return skip(plan.reason)
     if (plan.kind === 'recorded') {
       // A resumed run: the sample finished in an earlier run of the chain; its recorded result is this test's.
@@ -75,7 +79,7 @@ describe(block.name, () => {
       createRenderer: () => createThreeSceneRenderer(),
       modelTransport: { send: request => commands.awbModelRequest(request) },
     })
-    const meta: SampleMeta = { row: report.response.row, timings: { ...report.timings, scoreMs: report.response.scoreMs }, backend: report.response.backend, runDir: report.response.runDir }
+    const meta: SampleMeta = { row: report.response.row, timings: { ...report.timings, ...report.response.scoring }, backend: report.response.backend, runDir: report.response.runDir }
     task.meta.awb = meta
     await annotateSample(meta, annotate)
     // Block projects may not write attachments (page code writes nothing on the host): the harness kept the

@@ -5,24 +5,11 @@ import { findSample, type BenchmarkPackage, type PackageBlock } from '../package
 import type { AttemptRecord, SelectedAttempt } from '../runs/index.ts'
 import { sha256Hex } from '../episode/index.ts'
 import { EvaluateError } from './errors.ts'
-import { errorFields } from './rows.ts'
+import { errorFields, type BaseFields, type MetricsRow } from './rows/index.ts'
 import type { SampleScorer } from './sample-scorer.ts'
 import { scoreFinalEpisode } from './score-final.ts'
 
 const FINAL_EPISODE = 'final.episode.zip'
-
-export interface BaseFields {
-  block: string
-  sample_id: string
-  run: string | null
-  duration_seconds: number | null
-  usage: Record<string, unknown> | null
-  cost_usd: number | null
-  tool_calls: number | null
-  attempt_finished: boolean
-}
-
-export type MetricsRow = BaseFields & Record<string, unknown> & { status: 'scored' | 'error'; PA: number; SR: number; SCD: number | null }
 
 /** Scores `selected` against `pkg`; never throws for a broken sample (it becomes an error row). */
 export async function attemptRow(selected: SelectedAttempt, pkg: BenchmarkPackage, scorer: SampleScorer): Promise<MetricsRow> {

@@ -8,6 +8,7 @@ export const EVALUATE_ERROR_CODES = [
   'EVALUATE_ATTEMPT_UNUSABLE',
   'EVALUATE_RUN_MISMATCH',
   'EVALUATE_HASH_CHANGED',
+  'EVALUATE_ROW_INVALID',
 ] as const
 
 export type EvaluateErrorCode = (typeof EVALUATE_ERROR_CODES)[number]

@@ -2,19 +2,12 @@
 // `awb eval` and the Vitest harness. Reads package files; writes nothing.
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../package/index.ts'
 import { readFinalScene } from './final-scene.ts'
-import { scoredFields, type ScoredFields } from './rows.ts'
-import type { SampleScorer } from './sample-scorer.ts'
+import { scoredFields, type ScoredFields } from './rows/index.ts'
+import type { SampleScorer, ScoringTiming } from './sample-scorer.ts'
+import { scoringInput } from './scoring-input.ts'
 
 /** The protocol marker every output of this harness carries (scoring.md §1). */
 export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
-
-export type FinalEpisodeScore = ScoredFields & {
-  protocol_version: string
-  /** The package's own marker when it is not the output marker (benchmark-package.md §12). */
-  input_protocol?: string
-  episode_sha256: string
-  state_index: number
-}
 
 export interface ScoreFinalEpisodeInput {
   pkg: BenchmarkPackage
@@ -23,25 +16,20 @@ export interface ScoreFinalEpisodeInput {
   /** Names the final archive in error messages. */
   finalSource: string
   scorer: SampleScorer
+  /** Receives the scorer's queue and compute times of this sample (see SampleScorer.score). */
+  timing?: ScoringTiming
 }
 
 /**
  * Re-verifies the ground truth and the initial episode against the package, checks the final episode
  * against the initial one, restores its latest state and scores it. Throws on anything unscorable.
  */
-export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<FinalEpisodeScore> {
+export async function scoreFinalEpisode(input: ScoreFinalEpisodeInput): Promise<ScoredFields> {
   const { pkg, sample } = input
   const evaluation = await loadEvaluation(pkg, sample)
   const initialBytes = await readEpisode(pkg, sample)
   const scene = await readFinalScene({ finalBytes: input.finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: input.finalSource, initialSource: sample.episodePath })
-  const score = await input.scorer.score({
-    partIds: evaluation.partIds,
-    clouds: evaluation.points,
-    gtPoses: evaluation.gtPoses,
-    finalPoses: scene.poses,
-    groups: evaluation.groups,
-    scaleDivisor: evaluation.scaleDivisor,
-  })
+  const score = await input.scorer.score(scoringInput(evaluation, scene.poses), input.timing === undefined ? {} : { timing: input.timing })
   const { status, SCD, PA, SR, parts, alignment, scale_divisor } = scoredFields(score, { includeCandidates: true })
   return {
     status, SCD, PA, SR,

@@ -1,6 +1,6 @@
 // Page-side entry of the harness: run one sample; the Node side lives in `./node/index.ts`.
 export { runSample, type RunSampleDeps, type SampleHost, type SampleReport } from './run-sample.ts'
 export {
-  AgentSpecSchema, CliAgentResultSchema, FinishSampleRequestSchema, FinishSampleResponseSchema, SamplePlanSchema, SampleRowSchema, StartSampleResponseSchema, TimingsSchema,
-  type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse, type Timings,
+  AgentSpecSchema, CliAgentResultSchema, FinishSampleRequestSchema, FinishSampleResponseSchema, SampleMetaSchema, SamplePlanSchema, SampleTimingsSchema, ScoringTimingsSchema, StartSampleResponseSchema, TimingsSchema,
+  type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SampleMeta, type SamplePlan, type SampleTimings, type ScoringTimings, type StartSampleResponse, type Timings,
 } from './protocol.ts'

@@ -1,6 +1,7 @@
 // The messages between the page that runs a sample and the Node side that owns files and scoring; data only.
 import * as z from 'zod'
 import { ApiAgentSpecSchema } from '../agents/api/index.ts'
+import { MetricsRowSchema } from '../evaluate/rows/index.ts'
 
 /** How the page should build the sample's agent (resolved on the Node side, which reads the scripts). */
 export const AgentSpecSchema = z.discriminatedUnion('kind', [
@@ -57,6 +58,21 @@ export const TimingsSchema = z.strictObject({
 })
 export type Timings = z.infer<typeof TimingsSchema>
 
+/** The Node side's scoring of a final episode, in ms. */
+export const ScoringTimingsSchema = z.strictObject({
+  /** All of it: package and episode checks, final poses, waiting for the scoring pool, alignment and metrics. */
+  scoreMs: z.number().nonnegative(),
+  /** Of which waiting while the shared scoring pool scored other samples (block projects finish concurrently). */
+  scoreQueueMs: z.number().nonnegative(),
+  /** Of which aligning and matching on the pool (the scoring backend's own time). */
+  scoreComputeMs: z.number().nonnegative(),
+})
+export type ScoringTimings = z.infer<typeof ScoringTimingsSchema>
+
+/** The page's phases plus the Node side's scoring, in ms. */
+export const SampleTimingsSchema = TimingsSchema.extend(ScoringTimingsSchema.shape)
+export type SampleTimings = z.infer<typeof SampleTimingsSchema>
+
 export const FinishSampleRequestSchema = z.strictObject({
   execution: ExecutionSchema,
   archive: ArchiveSchema,
@@ -81,16 +97,6 @@ export const CliAgentResultSchema = z.strictObject({
 })
 export type CliAgentResult = z.infer<typeof CliAgentResultSchema>
 
-/** The official metrics row of a sample (scoring.md §9.2), as the page and the reporter see it. */
-export const SampleRowSchema = z.looseObject({
-  block: z.string(),
-  sample_id: z.string(),
-  status: z.enum(['scored', 'error']),
-  SCD: z.number().nullable(),
-  PA: z.number(),
-  SR: z.number(),
-})
-
 /**
  * What the run does with a sample, asked before it starts: run it; report what an earlier run of the resumed chain
  * recorded; or skip it because the run stopped (stop rules, Ctrl-C).
@@ -99,8 +105,8 @@ export const SamplePlanSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('run') }),
   z.strictObject({
     kind: z.literal('recorded'),
-    row: SampleRowSchema,
-    timings: TimingsSchema.extend({ scoreMs: z.number().nonnegative() }),
+    row: MetricsRowSchema,
+    timings: SampleTimingsSchema,
     backend: z.string(),
     runDir: z.string(),
     sampleDir: z.string(),
@@ -113,11 +119,28 @@ export type SamplePlan = z.infer<typeof SamplePlanSchema>
 
 /** The official metrics row of the sample (scoring.md §9.2) plus the harness's own figures. */
 export const FinishSampleResponseSchema = z.strictObject({
-  row: SampleRowSchema,
-  scoreMs: z.number().nonnegative(),
+  row: MetricsRowSchema,
+  scoring: ScoringTimingsSchema,
+  /** The scoring backend, naming the ICP kernel that ran (`cpu-cells`, …). */
   backend: z.string(),
   runDir: z.string(),
   /** The sample's folder in the run (result.json, final.episode.zip, final.png). */
   sampleDir: z.string(),
 })
 export type FinishSampleResponse = z.infer<typeof FinishSampleResponseSchema>
+
+/**
+ * Per-test metadata (`task.meta.awb`) the block suite sets and the aggregate reporter reads, also through blob
+ * reports and `--merge-reports`. Set by page code, so the reporter parses it.
+ */
+export const SampleMetaSchema = z.strictObject({
+  /** The official metrics row (scoring.md §9.2). */
+  row: MetricsRowSchema,
+  timings: SampleTimingsSchema,
+  /** The scoring backend that scored the row. */
+  backend: z.string(),
+  runDir: z.string(),
+  /** Set when a resumed run reports this sample from an earlier run of the chain instead of running it. */
+  recordedBy: z.string().optional(),
+})
+export type SampleMeta = z.infer<typeof SampleMetaSchema>

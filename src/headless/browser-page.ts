@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright'
 import { createServer, type ViteDevServer } from 'vite'
 import { CHROMIUM_ARGS, findChromium } from '../shared/chromium.ts'
-import { RenderError } from '../render/errors.ts'
+import { RenderError } from '../render/index.ts'
 import { ENCLOSING_NODE_MODULES, PACKAGE_ROOT } from '../shared/package-root.ts'
 
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url))

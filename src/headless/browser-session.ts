@@ -1,6 +1,6 @@
 // Node only: drives the headless episode page (page/index.html) in Playwright Chromium; no episode logic here.
 import type { Page } from 'playwright'
-import { RenderError } from '../render/errors.ts'
+import { RenderError } from '../render/index.ts'
 import { evaluateWithTimeout, openBrowserPage } from './browser-page.ts'
 import { HEADLESS_PAGE_GLOBAL, type HeadlessRunRequest, type HeadlessRunResponse, HeadlessRunResponseSchema } from './protocol.ts'
 

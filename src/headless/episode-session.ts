@@ -1,7 +1,7 @@
 // Node only: one episode kept open in a persistent headless page (page/episode-session.html) — list its tools,
 // run single agent calls, export — for `awb mcp` and CLI agents; no MCP and no episode logic here.
 import type { Page } from 'playwright'
-import { RenderError } from '../render/errors.ts'
+import { RenderError } from '../render/index.ts'
 import { evaluateWithTimeout, openBrowserPage } from './browser-page.ts'
 import {
   EPISODE_SESSION_GLOBAL,

@@ -1,8 +1,7 @@
 // Node only: renders reference pages (PNG) in one long-lived headless Chromium page; no page planning, no files.
 import type { Page } from 'playwright'
 import type { CameraState } from '../world/index.ts'
-import { RenderError } from '../render/errors.ts'
-import { THREE_RENDERER_NAME } from '../render/three-scene-renderer.ts'
+import { RenderError, THREE_RENDERER_NAME } from '../render/index.ts'
 import { evaluateWithTimeout, openBrowserPage } from './browser-page.ts'
 import { base64ToBytes, bytesToBase64 } from './protocol.ts'
 import {

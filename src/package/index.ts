@@ -11,6 +11,7 @@ export type { BenchmarkPackage, PackageBlock, PackagePage, PackageSample } from 
 export { findSample, loadEvaluation, openPackage, readEpisode, readPage, verifyEpisode } from './open-package.ts'
 export type { OpenPackageOptions } from './open-package.ts'
 export { resolvePackageFile } from './package-files.ts'
+export { isPageMimeType, PAGE_FILE_EXTENSIONS, PAGE_MIME_TYPES, pageContentType, pageFileExtension, pageMimeType, type PageMimeType } from './page-types.ts'
 export { assertSafeRelativePath, assertSampleId, isValidSampleId, sampleSlug } from './paths.ts'
 export {
   CANONICAL_EVALUATION_PROTOCOL,

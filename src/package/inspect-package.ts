@@ -16,6 +16,8 @@ import type { EvaluationProtocol } from './protocol.ts'
 export interface InspectOptions {
   frozenHashes: FrozenHashList
   checkEpisode?: EpisodeCheck
+  /** Called after each sample's files are checked: samples done so far and the package's total. */
+  onProgress?: (done: number, total: number) => void
 }
 
 /** How much was looked at. */
@@ -56,9 +58,11 @@ export async function inspectPackage(dir: string, options: InspectOptions, paren
   if (benchmark === undefined) return { ...empty, frozenRelease }
 
   const blocks: PackageBlock[] = []
+  const total = benchmark.blocks.reduce((sum, block) => sum + block.samples.length, 0)
+  const progress = options.onProgress === undefined ? undefined : () => options.onProgress?.(counts.samples, total)
   for (const block of benchmark.blocks) {
     counts.blocks += 1
-    const checked = await inspectBlock(files, block, options, sink, counts)
+    const checked = await inspectBlock(files, block, options, sink, counts, progress)
     if (checked !== undefined) blocks.push(checked)
   }
   await checkSamplesIndex(files, benchmark.blocks, sink)
@@ -84,7 +88,7 @@ async function resolveRoot(dir: string, sink: CheckSink): Promise<string | undef
   return undefined
 }
 
-async function inspectBlock(files: PackageFiles, block: ParsedBlock, options: InspectOptions, parent: CheckSink, counts: InspectCounts): Promise<PackageBlock | undefined> {
+async function inspectBlock(files: PackageFiles, block: ParsedBlock, options: InspectOptions, parent: CheckSink, counts: InspectCounts, progress: (() => void) | undefined): Promise<PackageBlock | undefined> {
   const sink = new ScopedSink(parent)
   const taskText = await checkTaskText(files, block, sink)
   const config = await checkConfig(files, block, sink)
@@ -99,6 +103,7 @@ async function inspectBlock(files: PackageFiles, block: ParsedBlock, options: In
     const evaluation = await checkEvaluationFile(files, evaluationFile, { sample, identity: config?.identity }, sink)
     const pages = await checkPages(files, block, sample, sink)
     counts.pages += pages?.length ?? 0
+    progress?.()
     if (!isEpisodeOk || evaluation === undefined || pages === undefined) continue
     samples.push({
       block: block.record.name,

@@ -12,6 +12,8 @@ import { hashPackageFile, type PackageFiles, parseJsonBytes, readPackageBytes } 
 export interface OpenPackageOptions {
   /** Replaces the shipped frozen SHA-256 list (tests simulate the published release with their own list). */
   frozenHashes?: FrozenHashList
+  /** Called after each sample is verified: samples done so far and the package's total (progress output). */
+  onProgress?: (done: number, total: number) => void
 }
 
 /**
@@ -21,7 +23,7 @@ export interface OpenPackageOptions {
 export async function openPackage(dir: string, options: OpenPackageOptions = {}): Promise<BenchmarkPackage> {
   const warnings: PackageWarning[] = []
   const frozenHashes = options.frozenHashes ?? (await loadFrozenHashList())
-  const result = await inspectPackage(dir, { frozenHashes }, createThrowingSink(warnings))
+  const result = await inspectPackage(dir, { frozenHashes, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) }, createThrowingSink(warnings))
   if (result.package === undefined) throw new Error('unreachable: a throwing sink leaves no incomplete package')
   return { ...result.package, warnings }
 }

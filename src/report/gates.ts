@@ -65,3 +65,27 @@ function checkOne(label: string, gate: Gate, measured: MetricTriple | undefined)
     return [{ gate: gateText, measured: value, status: ok ? 'passed' : 'failed' }]
   })
 }
+
+const STATUS_TEXT = { passed: 'passed', failed: 'FAILED', 'not-measured': 'not measured' } as const satisfies Record<GateResult['status'], string>
+
+/**
+ * The gate table: one aligned row per gate (gate, measured value, status) under a header; no lines without gates.
+ * Measured values print in full (they are compared exactly).
+ */
+export function formatGateTable(results: readonly GateResult[]): string[] {
+  if (results.length === 0) return []
+  const rows = results.map(result => [result.gate, result.measured === null ? '-' : String(result.measured), STATUS_TEXT[result.status]] as const)
+  const header = ['gate', 'measured', 'status'] as const
+  const widths = [0, 1].map(column => Math.max(header[column]!.length, ...rows.map(row => row[column]!.length)))
+  const line = (cells: readonly [string, string, string]) => `  ${cells[0].padEnd(widths[0]!)}  ${cells[1].padEnd(widths[1]!)}  ${cells[2]}`
+  return [line(header), ...rows.map(line)]
+}
+
+/** One line: `awb gates passed: …` or `awb gates FAILED: …`, naming every failed gate with its measured value. */
+export function formatGateVerdict(results: readonly GateResult[]): string {
+  const failed = results.filter(result => result.status === 'failed')
+  const unmeasured = results.filter(result => result.status === 'not-measured').length
+  const notMeasured = unmeasured === 0 ? '' : ` (${unmeasured} not measured)`
+  if (failed.length === 0) return `awb gates passed: ${results.length - unmeasured} of ${results.length} met${notMeasured}`
+  return `awb gates FAILED: ${failed.length} of ${results.length} missed${notMeasured}: ${failed.map(gate => `${gate.gate} (measured ${gate.measured})`).join('; ')}; the run fails (exit code 1)`
+}

@@ -1,6 +1,6 @@
 // Public entry of run reporting: gate checks and summary rendering (pure), the columnar files, the HTML report,
 // paired comparison with a baseline; writers live with their callers or in their subfolders.
-export { checkGates, type Gate, type GateResult, type Gates } from './gates.ts'
+export { checkGates, formatGateTable, formatGateVerdict, type Gate, type GateResult, type Gates } from './gates.ts'
 export { formatSummaryMarkdown, formatSummaryTable } from './format-summary.ts'
 export { writeReportFiles, type ReportFiles } from './write-report.ts'
 export { ReportError, REPORT_ERROR_CODES, type ReportErrorCode } from './errors.ts'

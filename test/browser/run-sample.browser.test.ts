@@ -2,6 +2,7 @@ import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
 import { describe, expect, it } from 'vitest'
 import type { ConversationEntry } from '../../src/agents/index.ts'
 import { encodeEpisode } from '../../src/episode/index.ts'
+import { errorFields } from '../../src/evaluate/rows/index.ts'
 import { runSample, type SampleHost } from '../../src/harness/index.ts'
 import type { FinishSampleRequest, StartSampleResponse } from '../../src/harness/index.ts'
 import { loadMujoco as loadMujocoModule, type SceneRenderer } from '../../src/world/index.ts'
@@ -19,7 +20,12 @@ function fakeHost(start: Partial<StartSampleResponse> = {}) {
     finish: async (report) => {
       finished.push(report)
       const scored = report.archive.status === 'saved'
-      return { row: { block: 'b', sample_id: 's', status: scored ? 'scored' : 'error', SCD: scored ? 0 : null, PA: scored ? 1 : 0, SR: scored ? 1 : 0 }, scoreMs: 1, backend: 'test', runDir: '/tmp/run', sampleDir: '/tmp/run/blocks/b/samples/s' }
+      const base = { block: 'b', sample_id: 's', run: '/tmp/run', duration_seconds: report.durationSeconds, usage: null, cost_usd: null, tool_calls: report.toolCalls, attempt_finished: true }
+      const alignment = { rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: [0, 0, 0], chamfer: 0, seed: 'pca-0', best_iteration: 0, iterations: 1, converged: true }
+      const row = scored
+        ? { ...base, status: 'scored' as const, SCD: 0, PA: 1, SR: 1, protocol_version: 'assembly-evaluation-v1', episode_sha256: 'a'.repeat(64), state_index: 0, parts: [], alignment, scale_divisor: 1 }
+        : { ...base, ...errorFields(new Error(report.archive.error ?? 'not saved')) }
+      return { row, scoring: { scoreMs: 1, scoreQueueMs: 0, scoreComputeMs: 1 }, backend: 'test', runDir: '/tmp/run', sampleDir: '/tmp/run/blocks/b/samples/s' }
     },
   }
   return { host, finished, records, saved }

@@ -1,5 +1,4 @@
 // End to end: the benchmark config run as users run it (`vitest run` in a child process) on a small package.
-import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -7,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeEpisode, latestFrame, readBenchmarkPoses } from '../../src/episode/index.ts'
 import { scriptedAssemblyConversation, SCRIPTED_POSE, startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.ts'
 import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
+import { runBenchmark, type ChildRun } from '../helpers/run-benchmark.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const BLOCKS = defaultFixtureBlocks(1).map(block => ({ ...block, samples: block.samples.map(s => ({ ...s, partIds: ['a', 'b'] })) }))
 const PROJECTS = BLOCKS.flatMap(block => ['--project', block.name])
 /** Planted in every evaluation.json: it must never reach the page, a prompt, a model request or a run record. */
@@ -42,16 +41,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-interface ChildRun { code: number; output: string }
-
 function vitest(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
-  return new Promise((done) => {
-    execFile(process.execPath, [VITEST, 'run', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', ...env },
-      maxBuffer: 64 * 1024 * 1024,
-    }, (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}\n${stderr}` }))
-  })
+  return runBenchmark(args, { AWB_BENCHMARK: fixture.root, AWB_DEMONSTRATIONS: join(work, 'demos'), AWB_RUNS: join(work, 'runs'), AWB_SCORING_WORKERS: '1', ...env })
 }
 
 async function writtenSummary(output: string): Promise<Record<string, unknown>> {
@@ -80,8 +71,10 @@ describe('the main job', () => {
 
   it('fails the run on a gate, naming the gate and the measured value', () => {
     expect(unsharded.code).not.toBe(0)
-    expect(unsharded.output).toMatch(/awb gate FAILED: overall SR ≥ 0\.9 \(measured 0\.875\)/)
-    expect(unsharded.output).toMatch(/awb gate passed: block partnet-none PA ≥ 1 \(measured 1\)/)
+    expect(unsharded.output).toMatch(/^\s+overall SR ≥ 0\.9\s+0\.875\s+FAILED$/m)
+    expect(unsharded.output).toMatch(/^\s+block partnet-none PA ≥ 1\s+1\s+passed$/m)
+    expect(unsharded.output).toMatch(/^awb gates FAILED: 1 of 2 missed: overall SR ≥ 0\.9 \(measured 0\.875\)/m)
+    expect(unsharded.output).not.toMatch(/Unhandled Error/)
   })
 
   it('prints the aggregate table and writes the official summary with the crashed sample scored', async () => {
@@ -92,10 +85,10 @@ describe('the main job', () => {
     expect(unsharded.output).toMatch(/harness overhead per sample \(open \+ export \+ save\): median \d+\.\d+ s/)
   })
 
-  it('writes one JUnit testcase per sample with the block in its name and the metrics as properties', async () => {
+  it('writes one JUnit testcase per sample with the block as its classname and in its name, and the metrics as properties', async () => {
     const junit = await readFile(join(work, 'junit.xml'), 'utf8')
-    const cases = [...junit.matchAll(/<testcase classname="[^"]*" name="([^"]+)"/g)].map(m => m[1])
-    expect(cases.sort()).toEqual(BLOCKS.map(b => `${b.name} &gt; sample-00`).sort())
+    const cases = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]+)"/g)].map(m => `${m[1]}: ${m[2]}`)
+    expect(cases.sort()).toEqual(BLOCKS.map(b => `${b.name}: ${b.name} &gt; sample-00`).sort())
     expect(junit).toMatch(/<property name="SR" value="0">/)
     expect(junit).toMatch(/<property name="SCD" value="[^"]+">/)
   })

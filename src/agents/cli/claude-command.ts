@@ -2,6 +2,7 @@
 // with the reference pages); no I/O.
 import { join } from 'node:path'
 import { bytesToBase64 } from '../../mcp/index.ts'
+import { isPageMimeType } from '../../package/index.ts'
 import { CliAgentError } from './errors.ts'
 import { type CliInvocation, type InvocationInput, MCP_SERVER_NAME, type WorkspacePage } from './invocation.ts'
 
@@ -14,15 +15,13 @@ export const CLAUDE_MCP_CONNECT_TIMEOUT_MS = 60_000
 export const CLAUDE_MCP_TOOL_TIMEOUT_MS = 300_000
 
 /** Media types Claude accepts in base64 image blocks. */
-const CLAUDE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp'])
-
 /** The first user message's content: the prompt alone, or the prompt then one image block per page (page order). */
 export function firstUserContent(prompt: string, pages: readonly WorkspacePage[]): string | Record<string, unknown>[] {
   if (pages.length === 0) return prompt
   return [
     { type: 'text', text: prompt },
     ...pages.map(page => {
-      if (!CLAUDE_IMAGE_TYPES.has(page.mimeType)) {
+      if (!isPageMimeType(page.mimeType)) {
         throw new CliAgentError('CLI_AGENT_PAGE_TYPE', `reference page ${page.page} (${page.path}) is ${page.mimeType}; pages must be PNG, JPEG or WebP`)
       }
       return { type: 'image', source: { type: 'base64', media_type: page.mimeType, data: bytesToBase64(page.bytes) } }

@@ -2,7 +2,7 @@
 // writes curves.json, steps.arrow and metrics.arrow into the run directory.
 import * as z from 'zod'
 import { computeRunCurves, isFailedCurve } from '../../evaluate/curves/index.ts'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { createScorer } from '../../evaluate/index.ts'
 import { readMetricsRows, writeCurves, writeMetricsArrow } from '../../report/columnar/index.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'

@@ -1,7 +1,6 @@
 // `awb eval RUN… --benchmark DIR --output NEW`: scores recorded runs into metrics.jsonl and summary.json.
 import * as z from 'zod'
-import { evaluateRuns } from '../../evaluate/evaluate-runs.ts'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { createScorer, evaluateRuns } from '../../evaluate/index.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
@@ -28,7 +27,7 @@ export async function run(args: unknown[]): Promise<number> {
     packageDir: flags.benchmark,
     outputDir: flags.output,
     onRow: (row, done, total) => {
-      const outcome = row.status === 'scored' ? `SR ${row.SR} PA ${row.PA.toFixed(3)} SCD ${row.SCD?.toFixed(4)}` : `error: ${String(row.error)}`
+      const outcome = row.status === 'scored' ? `SR ${row.SR} PA ${row.PA.toFixed(3)} SCD ${row.SCD?.toFixed(4)}` : `error: ${row.error}`
       process.stderr.write(`[${done}/${total}] ${row.block} ${row.sample_id}: ${outcome}\n`)
     },
   }).finally(() => scorer.close())

@@ -3,10 +3,11 @@
 // it) and saves the episode atomically after every tool call, so any exit, SIGKILL included, leaves the last state
 // exported. `awb mcp --connect URL` is the stdio bridge agent CLIs spawn. Wiring only: the surfaces live in
 // src/mcp, the page in src/headless.
-import { basename, dirname, extname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import * as z from 'zod'
 import type { ReferencePage } from '../../agents/index.ts'
 import type { ToolRelay } from '../../mcp/index.ts'
+import { pageMimeType } from '../../package/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { parseFlags } from '../flags.ts'
 import { readInputFile } from '../read-input-file.ts'
@@ -23,7 +24,6 @@ const McpFlagsSchema = z.looseObject({
 })
 
 /** Media types of reference pages by extension (benchmark-package.md §13.3: PNG, JPEG, WebP). */
-const PAGE_MIME_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' }
 
 /** A running environment: its relay, and how to export and stop it. */
 interface Environment {
@@ -117,7 +117,7 @@ function defaultOut(episode: string): string {
 async function readPages(files: string[]): Promise<ReferencePage[]> {
   const pages: ReferencePage[] = []
   for (const [index, file] of files.entries()) {
-    const mimeType = PAGE_MIME_TYPES[extname(file).toLowerCase()]
+    const mimeType = pageMimeType(file)
     if (mimeType === undefined) throw new UsageError(`mcp: --page ${file}: a reference page must be .png, .jpg, .jpeg or .webp`)
     pages.push({ page: index + 1, mimeType, bytes: await readInputFile(file, '--page') })
   }

@@ -2,9 +2,10 @@
 // baseline, the paired comparison (comparison.md next to it) and the vs_baseline gate.
 import { join } from 'node:path'
 import * as z from 'zod'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { createScorer } from '../../evaluate/index.ts'
 import { buildReport } from '../../report/html/index.ts'
 import { checkBaselineGate, formatComparisonMarkdown } from '../../report/paired/index.ts'
+import { formatGateTable, formatGateVerdict } from '../../report/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
@@ -44,7 +45,7 @@ export async function run(args: unknown[]): Promise<number> {
   process.stderr.write(`awb report: wrote ${comparisonPath}\n`)
   process.stdout.write(`${built.comparison.verdict_line}\n`)
   const results = gate === undefined ? [] : checkBaselineGate(built.comparison, gate)
-  for (const result of results) process.stderr.write(`awb gate ${result.status === 'failed' ? 'FAILED' : result.status}: ${result.gate} (measured ${result.measured ?? 'nothing'})\n`)
+  if (results.length > 0) process.stderr.write(`${['awb gates', ...formatGateTable(results), formatGateVerdict(results)].join('\n')}\n`)
   return results.some(result => result.status === 'failed') ? 1 : 0
 }
 

@@ -1,12 +1,9 @@
 // `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
 import * as z from 'zod'
-// The evaluation module alone: the package index would also load the package readers (ajv, jszip), which scoring
-// one file never needs and which cost start-up.
-import { parseEvaluation, type Evaluation } from '../../package/evaluation.ts'
-import { createScorer } from '../../evaluate/sample-scorer.ts'
+import { parseEvaluation } from '../../package/index.ts'
+import { createScorer, errorFields, parsePosesFile, readFinalScene, scoredFields, scoringInput } from '../../evaluate/index.ts'
 import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
-import { errorFields, scoredFields } from '../../evaluate/rows.ts'
-import { parsePosesFile } from '../../evaluate/poses-file.ts'
+import type { Evaluation } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
 import { UsageError } from '../usage-error.ts'
@@ -29,8 +26,6 @@ type FinalInputs =
 /** The final poses, plus the row fields only an episode provides (state index, archive hash). */
 async function readFinalPoses(inputs: FinalInputs, evaluation: Evaluation): Promise<{ poses: BodyPose[]; extra: Record<string, unknown> }> {
   if (inputs.kind === 'poses') return { poses: parsePosesFile(parseJsonBytes(inputs.bytes, inputs.file), evaluation.partIds, inputs.file), extra: {} }
-  // Loaded only for episodes: the zip and episode decoders are most of this command's start-up otherwise.
-  const { readFinalScene } = await import('../../evaluate/final-scene.ts')
   const scene = await readFinalScene({
     finalBytes: inputs.finalBytes,
     initialBytes: inputs.initialBytes,
@@ -70,14 +65,7 @@ export async function run(args: unknown[]): Promise<number> {
   try {
     const evaluation = parseEvaluation(parseJsonBytes(evaluationBytes, flags.evaluation), { file: flags.evaluation })
     const { poses: finalPoses, extra } = await readFinalPoses(inputs, evaluation)
-    const score = await scorer.score({
-      partIds: evaluation.partIds,
-      clouds: evaluation.points,
-      gtPoses: evaluation.gtPoses,
-      finalPoses,
-      groups: evaluation.groups,
-      scaleDivisor: evaluation.scaleDivisor,
-    })
+    const score = await scorer.score(scoringInput(evaluation, finalPoses))
     row = { ...scoredFields(score, { includeCandidates: flags.candidates === true }), ...extra }
   } catch (error) {
     row = { ...errorFields(error) }

@@ -10,7 +10,7 @@ export async function run(args: unknown[]): Promise<number> {
   const options = StatusOptionsSchema.safeParse(rawOptions ?? {})
   if (!options.success) throw new UsageError(`status: invalid options (${options.error.issues[0]?.message ?? 'unknown'})`)
   const { chainStatus } = await import('../../runs/index.ts')
-  const { resolveResumeRun } = await import('../../harness/node/run-plan.ts')
+  const { resolveResumeRun } = await import('../../harness/node/index.ts')
   const runDir = await resolveResumeRun(typeof runArg === 'string' && runArg !== '' ? runArg : 'latest', options.data.runs ?? 'runs')
   const status = await chainStatus(runDir)
   const json = status.run.json as Record<string, unknown>

@@ -5,7 +5,7 @@ import * as z from 'zod'
 import { findSample, openPackage, type BenchmarkPackage } from '../../package/index.ts'
 import { readRun, selectAttempts } from '../../runs/index.ts'
 import { EvaluateError } from '../errors.ts'
-import { describeError } from '../rows.ts'
+import { describeError } from '../rows/index.ts'
 import type { SampleScorer } from '../sample-scorer.ts'
 import { scoreSampleCurve, type SampleCurve } from './sample-curve.ts'
 

@@ -2,8 +2,9 @@
 // score), reusing the ground truth, the compiled model and each distinct state's score; writes nothing.
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
-import { describeError, scoredFields } from '../rows.ts'
+import { describeError, scoredFields } from '../rows/index.ts'
 import type { SampleScorer } from '../sample-scorer.ts'
+import { scoringInput } from '../scoring-input.ts'
 import { curveFigures, type CurveFigures } from './curve-figures.ts'
 import { readStepScenes } from './step-scenes.ts'
 
@@ -84,14 +85,7 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
   const scoreState = async (stateIndex: number, poses: BodyPose[]): Promise<StateScore> => {
     const clock = performance.now()
     try {
-      const score = scoredFields(await scorer.score({
-        partIds: evaluation.partIds,
-        clouds: evaluation.points,
-        gtPoses: evaluation.gtPoses,
-        finalPoses: poses,
-        groups: evaluation.groups,
-        scaleDivisor: evaluation.scaleDivisor,
-      }), { includeCandidates: false })
+      const score = scoredFields(await scorer.score(scoringInput(evaluation, poses)), { includeCandidates: false })
       const byPart = new Map(score.parts.map(part => [part.part_id, part]))
       return {
         status: 'scored', error: null, SCD: score.SCD, PA: score.PA, SR: score.SR,

@@ -10,11 +10,11 @@ import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
 import { composePrompt, isAgentModulePath, type ConversationEntry } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, ModelRequestSchema, parseApiAgentName, responseUsage, UsageTotals } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
-import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type FinalEpisodeScore, type SampleScorer } from '../../evaluate/index.ts'
+import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type MetricsRow, type SampleScorer, type ScoredFields } from '../../evaluate/index.ts'
 import { modelRequest } from '../../llm/index.ts'
-import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import { findSample, openPackage, pageContentType, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
+import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
 import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 import { PACKAGE_ROOT } from '../../shared/package-root.ts'
@@ -63,7 +63,6 @@ const OPEN_ALLOWANCE_MS = 120_000
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
-const PAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' }
 
 /** One benchmark run in this process: every block project's samples share it (and its run directory). */
 export class BenchmarkSession {
@@ -195,7 +194,7 @@ export class BenchmarkSession {
     return {
       prompt,
       episodeUrl: inputs.episodeUrl,
-      pages: sample.pages.map(page => ({ page: page.page, url: inputs.pageUrl(page.page), mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream' })),
+      pages: sample.pages.map(page => ({ page: page.page, url: inputs.pageUrl(page.page), mimeType: pageContentType(page.path) })),
       timeoutMs: this.options.sampleTimeoutSeconds * 1000,
       agent: await this.agentFor(sample),
     }
@@ -270,17 +269,18 @@ export class BenchmarkSession {
     const execution = this.interrupted && spentExecution.status !== 'completed' ? { ...spentExecution, status: 'interrupted' as const } : spentExecution
     const started = performance.now()
     const scorer = this.sampleScorer()
-    let fields: FinalEpisodeScore | ErrorFields
+    const timing = { queueMs: 0, computeMs: 0 }
+    let fields: ScoredFields | ErrorFields
     try {
       if (report.archive.status !== 'saved') throw new Error(`the final episode was not saved (${report.archive.error ?? report.archive.status})`)
       const finalPath = join(run.sampleDir(block, sampleId), 'final.episode.zip')
       const finalBytes = new Uint8Array(await readFile(finalPath))
-      fields = await scoreFinalEpisode({ pkg: this.pkg, sample, finalBytes, finalSource: finalPath, scorer })
+      fields = await scoreFinalEpisode({ pkg: this.pkg, sample, finalBytes, finalSource: finalPath, scorer, timing })
     } catch (error) {
       fields = errorFields(error)
     }
-    const scoreMs = performance.now() - started
-    const row: FinishSampleResponse['row'] = {
+    const scoring: ScoringTimings = { scoreMs: performance.now() - started, scoreQueueMs: timing.queueMs, scoreComputeMs: timing.computeMs }
+    const row: MetricsRow = {
       block,
       sample_id: sampleId,
       run: run.dir,
@@ -304,13 +304,13 @@ export class BenchmarkSession {
       cleanup_error: null,
       duration_seconds: report.durationSeconds,
       tool_calls: report.toolCalls,
-      harness: { timings_ms: { ...report.timings, scoreMs }, scoring_backend: scorer.backend },
+      harness: { timings_ms: { ...report.timings, ...scoring }, scoring_backend: scorer.backend },
       // The official row as scored now, so a resumed run reports it without scoring again.
       metrics: row,
     })
     this.started.delete(key(block, sampleId))
     this.stopRules.record({ execution: recorded, archive: report.archive })
-    return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
+    return { row, scoring, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
   /**
@@ -324,7 +324,7 @@ export class BenchmarkSession {
     if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
     const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
     // Page bytes are re-hashed on read; the CLI runner copies them into the workspace as reference-000N.<ext>.
-    const referencePages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: PAGE_TYPES[page.path.split('.').at(-1)?.toLowerCase() ?? ''] ?? 'application/octet-stream', bytes: await readPage(this.pkg, page) })))
+    const referencePages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: pageContentType(page.path), bytes: await readPage(this.pkg, page) })))
     const workspace = await mkdtemp(join(tmpdir(), 'awb-agent-'))
     try {
       const relay = createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages })

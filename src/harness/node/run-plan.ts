@@ -3,10 +3,11 @@
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { isQuotaExhausted } from '../../agents/cli/index.ts'
-import { attemptRow, type SampleScorer } from '../../evaluate/index.ts'
+import * as z from 'zod'
+import { attemptRow, describeIssues, parseMetricsRow, type SampleScorer } from '../../evaluate/index.ts'
 import type { BenchmarkPackage } from '../../package/index.ts'
 import { chainStatus, needsRun, RunError, type ChainSample } from '../../runs/index.ts'
-import type { SamplePlan } from '../protocol.ts'
+import { SampleTimingsSchema, type SamplePlan, type SampleTimings } from '../protocol.ts'
 
 /** Consecutive infrastructure failures that stop dispatch (runner.md §6 rule 2). */
 export const MAX_CONSECUTIVE_INFRASTRUCTURE_FAILURES = 3
@@ -98,14 +99,32 @@ export async function planResume(options: { resume: string; runsRoot: string; re
   return { sourceRun: status.run.dir, recorded }
 }
 
+/**
+ * What the harness adds to result.json beside the official row: its timings and the backend that scored the row.
+ * Records of earlier versions may lack a timing (it reads 0).
+ */
+const RecordedHarnessSchema = z.object({
+  timings_ms: SampleTimingsSchema.partial().optional(),
+  scoring_backend: z.string().optional(),
+})
+
 /** The plan of a recorded sample: the row its run recorded (or, for records without one, the row scored again). */
 export async function recordedPlan(sample: ChainSample, pkg: BenchmarkPackage, scorer: () => SampleScorer): Promise<Extract<SamplePlan, { kind: 'recorded' }>> {
-  const result = sample.attempt.result as (Record<string, unknown> & { metrics?: unknown; harness?: { timings_ms?: Record<string, number>; scoring_backend?: string } }) | undefined
-  const harness = result?.harness
-  const timings = { openMs: harness?.timings_ms?.openMs ?? 0, agentMs: harness?.timings_ms?.agentMs ?? 0, exportMs: harness?.timings_ms?.exportMs ?? 0, saveMs: harness?.timings_ms?.saveMs ?? 0, scoreMs: harness?.timings_ms?.scoreMs ?? 0 }
-  const stored = result?.metrics
-  const row = isRow(stored) ? stored : await attemptRow({ kind: 'attempt', block: sample.block, sampleId: sample.sampleId, attempt: sample.attempt }, pkg, scorer())
-  return { kind: 'recorded', row, timings, backend: harness?.scoring_backend ?? 'recorded', runDir: sample.attempt.run, sampleDir: sample.attempt.dir, failure: failureOf(sample) }
+  const result = sample.attempt.result
+  const file = join(sample.attempt.dir, 'result.json')
+  const parsedHarness = RecordedHarnessSchema.safeParse(result?.harness ?? {})
+  if (!parsedHarness.success) throw new RunError('RUN_RECORD_INVALID', `result.json \`harness\` is not what this harness records: ${describeIssues(parsedHarness.error)}`, { file })
+  const harness = parsedHarness.data
+  const recordedMs = harness.timings_ms ?? {}
+  const timings: SampleTimings = {
+    openMs: recordedMs.openMs ?? 0, agentMs: recordedMs.agentMs ?? 0, exportMs: recordedMs.exportMs ?? 0, saveMs: recordedMs.saveMs ?? 0,
+    scoreMs: recordedMs.scoreMs ?? 0, scoreQueueMs: recordedMs.scoreQueueMs ?? 0, scoreComputeMs: recordedMs.scoreComputeMs ?? 0,
+  }
+  // A row recorded by the run is read through the one row schema: a malformed one is an error, never a fallback.
+  const row = result?.metrics === undefined
+    ? await attemptRow({ kind: 'attempt', block: sample.block, sampleId: sample.sampleId, attempt: sample.attempt }, pkg, scorer())
+    : parseMetricsRow(result.metrics, { file, what: 'result.json `metrics`' })
+  return { kind: 'recorded', row, timings, backend: harness.scoring_backend ?? 'recorded', runDir: sample.attempt.run, sampleDir: sample.attempt.dir, failure: failureOf(sample) }
 }
 
 /** The recorded attempt's failure, worded as the test that ran it reported it. */
@@ -117,12 +136,6 @@ function failureOf(sample: ChainSample): string | null {
     return `the agent ${execution.status === 'timeout' ? 'timed out' : 'failed'}: ${execution.error ?? execution.agent_error ?? execution.status}`
   }
   return result.archive?.error ?? 'the final episode was not saved'
-}
-
-function isRow(value: unknown): value is Extract<SamplePlan, { kind: 'recorded' }>['row'] {
-  if (value === null || typeof value !== 'object') return false
-  const row = value as Record<string, unknown>
-  return typeof row.block === 'string' && typeof row.sample_id === 'string' && (row.status === 'scored' || row.status === 'error') && typeof row.PA === 'number' && typeof row.SR === 'number'
 }
 
 export function sampleKey(block: string, sampleId: string): string {

@@ -2,7 +2,7 @@
 import type { MjModel } from '@mujoco/mujoco'
 import { benchmarkStateSize, MJ_STATE_INTEGRATION, partPositionOffset, partQuaternionOffset } from '../../episode/index.ts'
 import type { Mujoco } from '../../world/index.ts'
-import { RenderError } from '../../render/errors.ts'
+import { RenderError } from '../../render/index.ts'
 
 /** A part's body and assembled pose (position xyz, quaternion wxyz as MuJoCo stores it). */
 export interface AssembledPose {

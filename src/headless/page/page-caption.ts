@@ -1,5 +1,5 @@
 // Composes a rendered 3D frame and the caption text onto a 2D canvas; no 3D and no encoding here.
-import { RenderError } from '../../render/errors.ts'
+import { RenderError } from '../../render/index.ts'
 import { PAGE_CAPTION } from './reference-page-style.ts'
 
 /**

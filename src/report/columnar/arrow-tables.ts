@@ -2,25 +2,11 @@
 // Column names keep the JSON field names; nested JSON becomes Arrow lists/structs, never JSON text, except
 // `usage`, whose keys differ per provider (kept as `usage_json`).
 import { Bool, Field, Float64, Int32, List, Struct, Table, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow'
-import type { MetricsRowRecord } from './metrics-row-schema.ts'
+import type { CurveStep } from '../../evaluate/curves/index.ts'
+import type { MetricsRow, ScoredRow } from '../../evaluate/index.ts'
 
-/** The fields of a curve step this table stores (see src/evaluate/curves). */
-export interface StepsTableRow {
-  block: string
-  sample_id: string
-  call_index: number
-  tool: string
-  call_status: string
-  elapsed_seconds: number
-  state_index: number
-  status: string
-  error: string | null
-  SCD: number | null
-  PA: number
-  SR: number
-  parts_correct: number
-  parts_total: number
-}
+/** One row of `steps.arrow`: a curve step (src/evaluate/curves) with the sample it belongs to. */
+export type StepsTableRow = { block: string; sample_id: string } & CurveStep
 
 const listOf = (type: DataType) => new List(new Field('item', type, true))
 const PART_TYPE = new Struct([
@@ -48,38 +34,39 @@ function flatRotation(rotation: readonly (readonly number[])[] | undefined): num
  * `parts` (list of structs), `alignment_*` (the alignment record flattened; `alignment_rotation` is the
  * row-major 3×3 as 9 numbers), `alignment_candidates` (list of structs), `usage_json`.
  */
-export function metricsArrow(rows: readonly MetricsRowRecord[]): Uint8Array {
-  const column = <T>(pick: (row: MetricsRowRecord) => T, type: DataType) => vectorFromArray(rows.map(pick), type)
+export function metricsArrow(rows: readonly MetricsRow[]): Uint8Array {
+  // `s` is the row when scored (score fields present), undefined for an error row.
+  const column = <T>(pick: (row: MetricsRow, s: ScoredRow | undefined) => T, type: DataType) => vectorFromArray(rows.map(row => pick(row, row.status === 'scored' ? row : undefined)), type)
   const table = new Table({
     block: column(r => r.block, new Utf8()),
     sample_id: column(r => r.sample_id, new Utf8()),
     run: column(r => r.run, new Utf8()),
     status: column(r => r.status, new Utf8()),
-    error: column(r => r.error ?? null, new Utf8()),
+    error: column(r => (r.status === 'error' ? r.error : null), new Utf8()),
     SCD: column(r => r.SCD, new Float64()),
     PA: column(r => r.PA, new Float64()),
     SR: column(r => r.SR, new Float64()),
-    parts_correct: column(r => (r.parts === undefined ? null : r.parts.filter(p => p.correct).length), new Int32()),
-    parts_total: column(r => r.parts?.length ?? null, new Int32()),
+    parts_correct: column((_, s) => (s === undefined ? null : s.parts.filter(p => p.correct).length), new Int32()),
+    parts_total: column((_, s) => s?.parts.length ?? null, new Int32()),
     duration_seconds: column(r => r.duration_seconds, new Float64()),
     cost_usd: column(r => r.cost_usd, new Float64()),
     tool_calls: column(r => r.tool_calls, new Int32()),
     attempt_finished: column(r => r.attempt_finished, new Bool()),
     usage_json: column(r => (r.usage === null ? null : JSON.stringify(r.usage)), new Utf8()),
-    protocol_version: column(r => r.protocol_version ?? null, new Utf8()),
-    input_protocol: column(r => r.input_protocol ?? null, new Utf8()),
-    episode_sha256: column(r => r.episode_sha256 ?? null, new Utf8()),
-    state_index: column(r => r.state_index ?? null, new Int32()),
-    scale_divisor: column(r => r.scale_divisor ?? null, new Float64()),
-    parts: column(r => r.parts?.map(p => ({ part_id: p.part_id, target_part_id: p.target_part_id, chamfer: p.chamfer, correct: p.correct })) ?? null, listOf(PART_TYPE)),
-    alignment_rotation: column(r => flatRotation(r.alignment?.rotation), listOf(new Float64())),
-    alignment_translation: column(r => r.alignment?.translation ?? null, listOf(new Float64())),
-    alignment_chamfer: column(r => r.alignment?.chamfer ?? null, new Float64()),
-    alignment_seed: column(r => r.alignment?.seed ?? null, new Utf8()),
-    alignment_best_iteration: column(r => r.alignment?.best_iteration ?? null, new Int32()),
-    alignment_iterations: column(r => r.alignment?.iterations ?? null, new Int32()),
-    alignment_converged: column(r => r.alignment?.converged ?? null, new Bool()),
-    alignment_candidates: column(r => r.alignment?.candidates?.map(c => ({
+    protocol_version: column((_, s) => s?.protocol_version ?? null, new Utf8()),
+    input_protocol: column((_, s) => s?.input_protocol ?? null, new Utf8()),
+    episode_sha256: column((_, s) => s?.episode_sha256 ?? null, new Utf8()),
+    state_index: column((_, s) => s?.state_index ?? null, new Int32()),
+    scale_divisor: column((_, s) => s?.scale_divisor ?? null, new Float64()),
+    parts: column((_, s) => s?.parts.map(p => ({ part_id: p.part_id, target_part_id: p.target_part_id, chamfer: p.chamfer, correct: p.correct })) ?? null, listOf(PART_TYPE)),
+    alignment_rotation: column((_, s) => flatRotation(s?.alignment.rotation), listOf(new Float64())),
+    alignment_translation: column((_, s) => s?.alignment.translation ?? null, listOf(new Float64())),
+    alignment_chamfer: column((_, s) => s?.alignment.chamfer ?? null, new Float64()),
+    alignment_seed: column((_, s) => s?.alignment.seed ?? null, new Utf8()),
+    alignment_best_iteration: column((_, s) => s?.alignment.best_iteration ?? null, new Int32()),
+    alignment_iterations: column((_, s) => s?.alignment.iterations ?? null, new Int32()),
+    alignment_converged: column((_, s) => s?.alignment.converged ?? null, new Bool()),
+    alignment_candidates: column((_, s) => s?.alignment.candidates?.map(c => ({
       seed: c.seed, chamfer: c.chamfer, iterations: c.iterations, converged: c.converged,
       rotation: flatRotation(c.rotation), translation: c.translation ?? null,
     })) ?? null, listOf(CANDIDATE_TYPE)),

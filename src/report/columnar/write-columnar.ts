@@ -2,13 +2,13 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isFailedCurve, type RunCurves } from '../../evaluate/curves/index.ts'
+import { describeIssues, MetricsRowSchema, type MetricsRow } from '../../evaluate/index.ts'
 import { ReportError } from '../errors.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { metricsArrow, stepsArrow } from './arrow-tables.ts'
-import { MetricsRowSchema, type MetricsRowRecord } from './metrics-row-schema.ts'
 
 /** Reads and checks `dir/metrics.jsonl`; undefined when the file does not exist. Throws `ReportError` on a bad line. */
-export async function readMetricsRows(dir: string): Promise<MetricsRowRecord[] | undefined> {
+export async function readMetricsRows(dir: string): Promise<MetricsRow[] | undefined> {
   const path = join(dir, 'metrics.jsonl')
   let text: string
   try {
@@ -25,13 +25,13 @@ export async function readMetricsRows(dir: string): Promise<MetricsRowRecord[] |
       throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1} is not JSON; metrics.jsonl must hold one official row per line`, { file: path, cause })
     }
     const parsed = MetricsRowSchema.safeParse(value)
-    if (!parsed.success) throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? 'invalid'}; is this an official metrics.jsonl?`, { file: path })
+    if (!parsed.success) throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1} is not an official metrics row (scoring.md §9.2): ${describeIssues(parsed.error)}`, { file: path })
     return [parsed.data]
   })
 }
 
 /** Writes `metrics.arrow` next to `metrics.jsonl` (same rows, same order); returns its path. */
-export async function writeMetricsArrow(dir: string, rows: readonly MetricsRowRecord[]): Promise<string> {
+export async function writeMetricsArrow(dir: string, rows: readonly MetricsRow[]): Promise<string> {
   const path = join(dir, 'metrics.arrow')
   await writeFileAtomic(path, metricsArrow(rows))
   return path

@@ -4,13 +4,13 @@
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { decodeEpisode, type Episode } from '../../episode/index.ts'
-import { benchmarkLayout, type SampleScorer } from '../../evaluate/index.ts'
+import { benchmarkLayout, type MetricsRow, type SampleScorer } from '../../evaluate/index.ts'
 import { computeRunCurves, isFailedCurve, recordedPackageDir, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
 import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
 import { readRun, selectAttempts } from '../../runs/index.ts'
 import { summarize } from '../../scoring/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
-import { readMetricsRows, writeCurves, type MetricsRowRecord } from '../columnar/index.ts'
+import { readMetricsRows, writeCurves } from '../columnar/index.ts'
 import { ReportError } from '../errors.ts'
 import { comparePaired, type PairedComparison } from '../paired/index.ts'
 import { bundleReportApp } from './bundle-app.ts'
@@ -39,7 +39,7 @@ export interface BuildReportOptions {
 export interface BuiltReport {
   path: string
   comparison: PairedComparison | null
-  baselineRows: MetricsRowRecord[] | null
+  baselineRows: MetricsRow[] | null
 }
 
 const ASSETS = 'assets'
@@ -78,7 +78,7 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const layout = benchmarkLayout(pkg)
   const html = renderReportPage({
     data,
-    summary: summarize(rows, layout, { protocol: rows.find(row => row.protocol_version !== undefined)?.protocol_version ?? 'assembly-evaluation-v1' }),
+    summary: summarize(rows, layout, { protocol: rows.find(row => row.status === 'scored')?.protocol_version ?? 'assembly-evaluation-v1' }),
     layout,
     baselineName: options.baselineDir === undefined ? null : basename(resolve(options.baselineDir)),
     script: await bundleReportApp(),
@@ -89,7 +89,7 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
 }
 
 /** Rendered final scenes of the samples with a saved export; a browser that will not start only costs the images. */
-async function finalCaptures(rows: readonly MetricsRowRecord[], attempts: ReadonlyMap<string, string | undefined>, log: (line: string) => void): Promise<Map<string, Uint8Array>> {
+async function finalCaptures(rows: readonly MetricsRow[], attempts: ReadonlyMap<string, string | undefined>, log: (line: string) => void): Promise<Map<string, Uint8Array>> {
   const targets = rows.flatMap((row) => {
     const dir = attempts.get(`${row.block}/${row.sample_id}`)
     return dir === undefined || row.episode_sha256 === undefined ? [] : [{ key: `${row.block}/${row.sample_id}`, episodePath: join(dir, 'final.episode.zip') }]
@@ -102,7 +102,7 @@ async function finalCaptures(rows: readonly MetricsRowRecord[], attempts: Readon
   }
 }
 
-async function readBaselineRows(dir: string): Promise<MetricsRowRecord[]> {
+async function readBaselineRows(dir: string): Promise<MetricsRow[]> {
   const rows = await readMetricsRows(resolve(dir))
   if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the baseline has no metrics.jsonl; pass a finished run directory (or an `awb eval` output) as --baseline', { file: dir })
   return rows
@@ -116,7 +116,7 @@ async function prepareOutDir(out: string): Promise<void> {
   await mkdir(join(out, ASSETS), { recursive: true })
 }
 
-async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
+async function reportSample(row: MetricsRow, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
   const key = `${row.block}/${row.sample_id}`
   const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
   // A curve of another export (the run was resumed or rescored since) would replay the wrong trajectory.
@@ -156,12 +156,12 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
     block: row.block,
     sample_id: row.sample_id,
     status: row.status,
-    error: row.error ?? null,
+    error: row.status === 'error' ? row.error : null,
     SR: row.SR,
     PA: row.PA,
     SCD: row.SCD,
-    parts_correct: row.parts?.filter(p => p.correct).length ?? null,
-    parts_total: row.parts?.length ?? null,
+    parts_correct: row.status === 'scored' ? row.parts.filter(p => p.correct).length : null,
+    parts_total: row.status === 'scored' ? row.parts.length : null,
     tool_calls: row.tool_calls,
     duration_seconds: row.duration_seconds,
     capture,
@@ -176,11 +176,11 @@ async function reportSample(row: MetricsRowRecord, pkg: BenchmarkPackage, curves
 }
 
 /** Without a curve, the replay shows the scored final state as the official row describes it. */
-function finalStateOnly(row: MetricsRowRecord): Pick<SampleCurve, 'states' | 'scale_divisor'> | undefined {
-  if (row.status !== 'scored' || row.parts === undefined || row.state_index === undefined || row.scale_divisor === undefined) return undefined
+function finalStateOnly(row: MetricsRow): Pick<SampleCurve, 'states' | 'scale_divisor'> | undefined {
+  if (row.status !== 'scored') return undefined
   // Row parts are in part_ids order (scoring.md §7), the order the viewer uses.
   return {
     scale_divisor: row.scale_divisor,
-    states: [{ state_index: row.state_index, correct: row.parts.map(p => p.correct), target_part_ids: row.parts.map(p => p.target_part_id), rotation: row.alignment?.rotation ?? null, translation: row.alignment?.translation ?? null }],
+    states: [{ state_index: row.state_index, correct: row.parts.map(p => p.correct), target_part_ids: row.parts.map(p => p.target_part_id), rotation: row.alignment.rotation, translation: row.alignment.translation }],
   }
 }

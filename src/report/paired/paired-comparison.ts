@@ -1,16 +1,10 @@
 // Compares a run with a baseline run on the samples both attempted: per-sample deltas, SR wins/losses/ties with an
 // exact McNemar test, PA/SCD paired bootstrap intervals and a one-line verdict; pure, rows in, data out.
+import type { MetricsRow } from '../../evaluate/index.ts'
 import { mcnemarExact, pairedBootstrap95 } from './paired-stats.ts'
 
-/** The official row fields the comparison reads. */
-export interface PairedInputRow {
-  block: string
-  sample_id: string
-  status: 'scored' | 'error'
-  SR: number
-  PA: number
-  SCD: number | null
-}
+/** The official row fields the comparison reads (scoring.md §9.2). */
+export type PairedInputRow = Pick<MetricsRow, 'block' | 'sample_id' | 'status' | 'SR' | 'PA' | 'SCD'>
 
 export interface PairedSample {
   key: string

@@ -30,7 +30,7 @@ describe('awb score --poses', () => {
     const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--json'])
     expect(code).toBe(0)
     const row = JSON.parse(stdout)
-    expect(row).toMatchObject({ status: 'scored', SCD: 0, PA: 1, SR: 1, scale_divisor: 1, backend: 'cpu-kdtree' })
+    expect(row).toMatchObject({ status: 'scored', SCD: 0, PA: 1, SR: 1, scale_divisor: 1, backend: 'cpu-cells', kernel: 'cells' })
     expect(row.alignment).toMatchObject({ seed: 'part-0', best_iteration: 0, iterations: 1, converged: true })
     expect(row.alignment.candidates).toBeUndefined()
     expect(row.parts).toEqual([{ part_id: 'p', target_part_id: 'p', chamfer: 0, correct: true }])
@@ -43,8 +43,10 @@ describe('awb score --poses', () => {
     for (const kernel of ['cells', 'wasm', 'js']) {
       const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--candidates', '--kernel', kernel, '--workers', '0', '--json'])
       expect(code).toBe(0)
-      const { seconds: _seconds, kernel: used, ...row } = JSON.parse(stdout) as Record<string, unknown>
+      const { seconds: _seconds, kernel: used, backend, ...row } = JSON.parse(stdout) as Record<string, unknown>
       expect(used).toBe(kernel)
+      // The backend label names the kernel that ran.
+      expect(backend).toBe({ cells: 'cpu-cells', wasm: 'cpu-kdtree-wasm', js: 'cpu-kdtree-js' }[kernel])
       rows.push(row)
     }
     expect(rows[1]).toStrictEqual(rows[0])

@@ -64,8 +64,8 @@ describe('metrics.arrow', () => {
 
   it('rejects a metrics.jsonl line that is not an official row, naming the line', async () => {
     const bad = await mkdtemp(join(tmpdir(), 'awb-columnar-bad-'))
-    await writeFile(join(bad, 'metrics.jsonl'), `${JSON.stringify(SCORED)}\n{"block": 1}\n`)
-    await expect(readMetricsRows(bad)).rejects.toThrow(/line 2/)
+    await writeFile(join(bad, 'metrics.jsonl'), `${JSON.stringify(SCORED)}\n${JSON.stringify({ ...ERROR, PA: 'none' })}\n`)
+    await expect(readMetricsRows(bad)).rejects.toThrow(/line 2 is not an official metrics row .*PA: /)
     await rm(bad, { recursive: true, force: true })
   })
 })

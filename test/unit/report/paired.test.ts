@@ -5,14 +5,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readMetricsRows } from '../../../src/report/columnar/index.ts'
+import { errorRow, scoredRow } from '../../helpers/metrics-rows.ts'
 import { checkBaselineGate, comparePaired, formatComparisonMarkdown, mcnemarExact, pairedBootstrap95, type PairedComparison } from '../../../src/report/paired/index.ts'
 
 type Row = [sample: string, SR: number, PA: number, SCD: number | null]
 
-const row = ([sample, SR, PA, SCD]: Row) => ({
-  block: 'b', sample_id: sample, run: null, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true,
-  status: SCD === null ? 'error' as const : 'scored' as const, ...(SCD === null ? { error: 'EvaluateError: x' } : {}), SR, PA, SCD,
-})
+const row = ([sample, SR, PA, SCD]: Row) => (SCD === null ? errorRow({ block: 'b', sample_id: sample }) : scoredRow({ block: 'b', sample_id: sample, SR, PA, SCD }))
 
 const RUN: Row[] = [['s1', 1, 1, 0.1], ['s2', 1, 1, 0.2], ['s3', 0, 0.5, 1], ['s4', 1, 1, 0.3], ['s5', 0, 0, null], ['s6', 1, 1, 0.1]]
 const BASELINE: Row[] = [['s1', 0, 0.5, 2.1], ['s2', 0, 0.75, 0.7], ['s3', 1, 1, 0.5], ['s4', 1, 1, 0.3], ['s5', 0, 0.25, 3], ['s7', 0, 0, 9]]

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareWithBaseline, runOutputSettings } from '../../../src/report/index.ts'
+import { scoredRow } from '../../helpers/metrics-rows.ts'
 
-const row = (sample_id: string, SR: number, PA: number) => ({ block: 'b', sample_id, status: 'scored' as const, SR, PA, SCD: 1 })
+const row = (sample_id: string, SR: number, PA: number) => scoredRow({ block: 'b', sample_id, SR, PA, SCD: 1 })
 let baseline: string
 
 beforeAll(async () => {
   baseline = await mkdtemp(join(tmpdir(), 'awb-baseline-'))
-  const base = [row('s1', 1, 1), row('s2', 1, 1)].map(r => JSON.stringify({ ...r, run: null, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true }))
+  const base = [row('s1', 1, 1), row('s2', 1, 1)].map(r => JSON.stringify(r))
   await writeFile(join(baseline, 'metrics.jsonl'), `${base.join('\n')}\n`)
 })
 

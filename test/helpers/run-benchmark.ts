@@ -1,0 +1,23 @@
+// Runs the benchmark config (`vitest run` at the repository root) in a child process, as users run it; no assertions.
+import { execFile } from 'node:child_process'
+import { join, resolve } from 'node:path'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+
+export interface ChildRun {
+  code: number
+  /** stdout, then stderr. */
+  output: string
+}
+
+/** `vitest run ...args` with `env` over this process's, colours and the GitHub step summary off. */
+export function runBenchmark(args: readonly string[], env: Record<string, string>): Promise<ChildRun> {
+  return new Promise((done) => {
+    execFile(process.execPath, [VITEST, 'run', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    }, (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}\n${stderr}` }))
+  })
+}
