@@ -15,7 +15,7 @@ import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
 import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type StartSampleResponse } from '../protocol.ts'
-import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
+import { planResume, recordedFailure, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 
 export interface BenchmarkSessionOptions {
@@ -63,6 +63,7 @@ const OPEN_ALLOWANCE_MS = 120_000
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
 const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
+type RecordedPlan = Extract<SamplePlan, { kind: 'recorded' }>
 const PAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' }
 
 /** One benchmark run in this process: every block project's samples share it (and its run directory). */
@@ -85,6 +86,11 @@ export class BenchmarkSession {
   private resumePlan: Promise<ResumePlan | undefined> | undefined
   /** Set by `interrupt()`: samples still running are recorded `interrupted`. */
   private interrupted = false
+  /**
+   * Samples this run has recorded (finished or abandoned), reported as they were when their block's test file runs
+   * again in this run: after its browser died, the file restarts in a new one (see `pageLost`).
+   */
+  private readonly recordedHere = new Map<string, RecordedPlan>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -149,6 +155,18 @@ export class BenchmarkSession {
   }
 
   /**
+   * The page of `block`'s project was lost (its browser died or the page crashed) and its test file will run again
+   * in a new page: the sample it had open is recorded as failed with `reason`, and the new page reports what this
+   * run already recorded instead of running it again. Returns the sample that was open, if any.
+   */
+  async pageLost(block: string, reason: string): Promise<string | undefined> {
+    const open = this.gate.openSamples().find(sample => sample.block === block)
+    if (open === undefined) return undefined
+    await this.abandonSample(block, open.sampleId, reason)
+    return open.sampleId
+  }
+
+  /**
    * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
    * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is.
    */
@@ -158,6 +176,16 @@ export class BenchmarkSession {
     this.revokeInputs.get(key(block, sampleId))?.()
     this.revokeInputs.delete(key(block, sampleId))
     const run = await this.runWriter()
+    // No world was saved: an error row (PA 0, SR 0), as `awb eval` scores an attempt without an export.
+    this.recordedHere.set(key(block, sampleId), {
+      kind: 'recorded',
+      row: { block, sample_id: sampleId, run: run.dir, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true, status: 'error', error: `SampleInterrupted: ${reason}`, SCD: null, PA: 0, SR: 0 },
+      timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0, scoreMs: 0 },
+      backend: 'none',
+      runDir: run.dir,
+      sampleDir: run.sampleDir(block, sampleId),
+      failure: `the sample was interrupted: ${reason}`,
+    })
     await run.writeResult(block, sampleId, {
       status: 'failed',
       started_at: this.started.get(key(block, sampleId)) ?? null,
@@ -310,6 +338,8 @@ export class BenchmarkSession {
     })
     this.started.delete(key(block, sampleId))
     this.stopRules.record({ execution: recorded, archive: report.archive })
+    const timings = { ...report.timings, scoreMs }
+    this.recordedHere.set(key(block, sampleId), { kind: 'recorded', row, timings, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId), failure: recordedFailure({ status: completed ? 'completed' : 'failed', execution: recorded, archive: report.archive }) })
     return { row, scoreMs, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
@@ -393,6 +423,8 @@ export class BenchmarkSession {
   }
 
   private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
+    const here = this.recordedHere.get(key(block, sampleId))
+    if (here !== undefined) return here
     const reason = this.stopRules.reason
     if (reason !== undefined) return { kind: 'skip', reason }
     return this.resumed().then(async (plan) => {
