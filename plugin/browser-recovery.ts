@@ -24,13 +24,16 @@ const SUPPORTED_VITEST = /^4\.1\./
 export type PageLossKind = 'browser-exited' | 'page-crashed' | 'connection-closed'
 
 export interface PageLoss {
-  project: TestProject
+  /** The block whose page was lost (`RecoveryHooks.block`). */
+  block: string
   kind: PageLossKind
   /** One sentence for result.json and the test: what died, in which project, and what happens next. */
   reason: string
 }
 
 export interface RecoveryHooks {
+  /** The block the provider's project runs, named in messages (Vitest's project name adds the browser). */
+  block: string
   /** Called once per loss, before the test file runs again in a new page; the run waits for it. */
   onLost(loss: PageLoss): Promise<void>
   /** One line for the run's log. */
@@ -69,7 +72,7 @@ export function recoveringPlaywright(base: BrowserProviderOption<PlaywrightProvi
       const provider = base.providerFactory(project)
       const internals = internalsOf(project)
       if (typeof internals === 'string') {
-        hooks.log(`awb: browser recovery is off for project ${project.name}: ${internals}. A browser that dies ends the whole run (continue with AWB_RESUME).`)
+        hooks.log(`awb: browser recovery is off for block ${hooks.block}: ${internals}. A browser that dies ends the whole run (continue with AWB_RESUME).`)
         return provider
       }
       installRecovery(project, provider as unknown as PlaywrightFields, internals, hooks)
@@ -146,12 +149,12 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   const recover = async (sessionId: string, error: unknown): Promise<OrchestratorRpc> => {
     const kind = await diagnose(ends.get(sessionId)?.reported)
     if (recoveries >= MAX_PAGE_RECOVERIES) {
-      throw new Error(`[assembly-world-bench] the page of project ${project.name} was lost ${recoveries + 1} times (${kind}); giving up on recovering it`, { cause: error })
+      throw new Error(`[assembly-world-bench] the page of block ${hooks.block} was lost ${recoveries + 1} times (${kind}); giving up on recovering it`, { cause: error })
     }
     recoveries++
-    const reason = describeLoss(project.name, kind)
+    const reason = describeLoss(hooks.block, kind)
     hooks.log(`awb: ${reason}`)
-    await hooks.onLost({ project, kind, reason })
+    await hooks.onLost({ block: hooks.block, kind, reason })
     if (kind !== 'browser-exited') {
       // The browser lives on: close the dead page's context so that the new page starts clean.
       provider.pages.delete(sessionId)
@@ -161,7 +164,7 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
     }
     await internals.openBrowserPage(sessionId, pools.get(sessionId) ?? { reject: () => undefined })
     const next = internals.orchestrators.get(sessionId)
-    if (next === undefined) throw new Error(`[assembly-world-bench] the new page of project ${project.name} did not connect`, { cause: error })
+    if (next === undefined) throw new Error(`[assembly-world-bench] the new page of block ${hooks.block} did not connect`, { cause: error })
     return next
   }
 
@@ -201,14 +204,14 @@ async function diagnose(reported: Promise<PageLossKind> | undefined): Promise<Pa
 }
 
 /** The sentence recorded for the sample in flight (and logged). */
-export function describeLoss(project: string, kind: PageLossKind): string {
+export function describeLoss(block: string, kind: PageLossKind): string {
   switch (kind) {
     case 'browser-exited':
-      return `the Chromium browser of block ${project} exited while this sample ran (crashed or killed); the block continues in a new browser`
+      return `the Chromium browser of block ${block} exited while this sample ran (crashed or killed); the block continues in a new browser`
     case 'page-crashed':
-      return `the page of block ${project} crashed while this sample ran; the block continues in a new page`
+      return `the page of block ${block} crashed while this sample ran; the block continues in a new page`
     case 'connection-closed':
-      return `the page of block ${project} lost its connection to Vitest while this sample ran; the block continues in a new page`
+      return `the page of block ${block} lost its connection to Vitest while this sample ran; the block continues in a new page`
     default: {
       const never: never = kind
       return never

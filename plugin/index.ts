@@ -10,7 +10,7 @@ import { BenchmarkSession } from '../src/harness/node/index.ts'
 import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
-import { blockOfProject, createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
+import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
 import { recoveringPlaywright, type PageLoss } from './browser-recovery.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
@@ -38,9 +38,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let reporter: AggregateReporter | undefined
   // A block whose page is lost (its Chromium killed or crashed) fails the sample in flight and goes on in a new page.
   const onPageLost = async (loss: PageLoss): Promise<void> => {
-    const block = blockOfProject(loss.project)
-    if (block === undefined || session === undefined) return
-    await (await session).pageLost(block, loss.reason)
+    if (session !== undefined) await (await session).pageLost(loss.block, loss.reason)
   }
   const runningTests = new RunningTests({
     onTestEnded: (block, sampleId) => {
@@ -108,7 +106,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             // `--awb-block` (ignored by Chromium) names the block in the process list, e.g. to find one block's browser.
             provider: recoveringPlaywright(
               playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`] } }),
-              { onLost: onPageLost, log: line => console.error(line) },
+              { block: block.name, onLost: onPageLost, log: line => console.error(line) },
             ),
             // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
             // and no CDP. The harness saves through its own commands.
