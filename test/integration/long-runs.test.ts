@@ -170,8 +170,11 @@ describe('stop rules', () => {
   }, CHILD_MS)
 })
 
-/** The main process of `block`'s Chromium under the run `root` (the plugin names the block in its arguments). */
-function chromiumOf(root: number, block: string): number | undefined {
+/** What a fault kills of one block's Chromium: the browser process, or the renderers of its pages (a page crash). */
+type ChromiumTarget = 'browser' | 'renderers'
+
+/** The processes of `block`'s Chromium under the run `root` to kill (the plugin names the block in its arguments). */
+function chromiumOf(root: number, block: string, target: ChromiumTarget): number[] {
   const table = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
   const parent = new Map<number, number>()
   const commands = new Map<number, string>()
@@ -181,25 +184,26 @@ function chromiumOf(root: number, block: string): number | undefined {
     parent.set(Number(match[1]), Number(match[2]))
     commands.set(Number(match[1]), match[3]!)
   }
-  const descends = (pid: number) => {
-    for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 32; at = parent.get(at), hops++) if (at === root) return true
+  const descends = (pid: number, ancestor: number) => {
+    for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 32; at = parent.get(at), hops++) if (at === ancestor) return true
     return false
   }
-  for (const [pid, args] of commands) {
-    if (/chrom/i.test(args.split(' ')[0] ?? '') && !args.includes('--type=') && args.includes(`--awb-block=${block} `) && descends(pid)) return pid
-  }
-  return undefined
+  const browser = [...commands].find(([pid, args]) => /chrom/i.test(args.split(' ')[0] ?? '') && !args.includes('--type=') && args.includes(`--awb-block=${block} `) && descends(pid, root))?.[0]
+  if (browser === undefined || target === 'browser') return browser === undefined ? [] : [browser]
+  return [...commands].filter(([pid, args]) => args.includes('--type=renderer') && descends(pid, browser)).map(([pid]) => pid)
 }
 
+type Result = { status: string; execution: { status: string; error?: string | null } }
+
 /** The results of the newest run in `runs`, per `block/sampleId`. */
-async function results(runs: string): Promise<Map<string, { status: string; execution: { status: string; error?: string | null } }>> {
-  const found = new Map<string, { status: string; execution: { status: string; error?: string | null } }>()
+async function results(runs: string): Promise<Map<string, Result>> {
+  const found = new Map<string, Result>()
   const [newest] = (await runDirs(runs)).slice(-1)
   if (newest === undefined) return found
   for (const block of await readdir(join(newest, 'blocks')).catch(() => [] as string[])) {
     for (const slug of await readdir(join(newest, 'blocks', block, 'samples')).catch(() => [] as string[])) {
       const text = await readFile(join(newest, 'blocks', block, 'samples', slug, 'result.json'), 'utf8').catch(() => '')
-      if (text !== '') found.set(`${block}/${slug.split('--').join('/')}`, JSON.parse(text))
+      if (text !== '') found.set(`${block}/${slug.split('--').join('/')}`, JSON.parse(text) as Result)
     }
   }
   return found
@@ -211,9 +215,13 @@ async function runningSamples(runs: string): Promise<string[]> {
 }
 
 describe('faults in the middle of a sample', () => {
-  it('a killed Chromium fails only its block\'s sample in flight: the block goes on in a new browser, the other block completes, summaries are written', async () => {
+  const projects = [BLOCK, 'partnet-none']
+
+  it.each([
+    ['Chromium is killed', 'browser', `the Chromium browser of block ${BLOCK} exited while this sample ran`, true],
+    ['page crashes (renderers killed)', 'renderers', `the page of block ${BLOCK} crashed while this sample ran`, false],
+  ] as const)('a block whose %s fails only its sample in flight: the block goes on in a new page, the other block completes, summaries are written', async (_what, target, reason, resume) => {
     const runs = await newRuns()
-    const projects = [BLOCK, 'partnet-none']
     let inFlight: string | undefined
     const crashed = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SLOW_AGENT, VITE_AWB_SLOW_MS: '8000' }, {
       // Both blocks are in the middle of a sample: the other block's must survive the kill.
@@ -223,29 +231,28 @@ describe('faults in the middle of a sample', () => {
         return running.length >= 2 && inFlight !== undefined
       },
       act: (pid) => {
-        const browser = chromiumOf(pid, BLOCK)
-        if (browser === undefined) throw new Error(`no Chromium of block ${BLOCK} was found under the run`)
-        process.kill(browser, 'SIGKILL')
+        const victims = chromiumOf(pid, BLOCK, target)
+        if (victims.length === 0) throw new Error(`no Chromium ${target} of block ${BLOCK} was found under the run`)
+        for (const victim of victims) process.kill(victim, 'SIGKILL')
       },
     }, projects)
     // The lost sample's test fails; every other test passes.
     expect(crashed.code, crashed.output).toBe(1)
     expect(crashed.output).toMatch(/1 failed \| 7 passed/)
-    expect(crashed.output).toMatch(new RegExp(`awb: the Chromium browser of block ${BLOCK} exited`))
+    expect(crashed.output).toContain(`awb: ${reason}`)
     const runList = await runDirs(runs)
     expect(runList).toHaveLength(1)
     const run = runList[0]!
-    const recorded = await status(run)
-    expect(recorded).toMatchObject({ status: 'completed', counts: { completed: 7, interrupted: 1 } })
-    expect(Object.entries(recorded.samples).filter(([, state]) => state === 'interrupted').map(([id]) => id)).toEqual([inFlight])
-    const lost = (await results(runs)).get(inFlight!)!
-    expect(lost).toMatchObject({ status: 'failed', execution: { status: 'interrupted', error: expect.stringMatching(new RegExp(`Chromium browser of block ${BLOCK} exited while this sample ran`)) } })
+    expect(await status(run)).toMatchObject({ status: 'completed', counts: { completed: 7, interrupted: 1 } })
+    expect(Object.entries((await status(run)).samples).filter(([, state]) => state === 'interrupted').map(([id]) => id)).toEqual([inFlight])
+    expect((await results(runs)).get(inFlight!)).toMatchObject({ status: 'failed', execution: { status: 'interrupted', error: expect.stringContaining(reason) } })
     // Every sample has a row: the lost one an error row, the rest scored.
-    const summary = JSON.parse(await readFile(join(run, 'summary.json'), 'utf8')) as { attempted: number; blocks: Record<string, { attempted: number; scored: number }> }
+    const summary = JSON.parse(await readFile(join(run, 'summary.json'), 'utf8')) as unknown
     expect(summary).toMatchObject({ attempted: 8, blocks: { [BLOCK]: { attempted: 4, scored: 3 }, 'partnet-none': { attempted: 4, scored: 4 } } })
-    const rows = (await readFile(join(run, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { block: string; sample_id: string; status: string; error?: string })
+    const rows = (await readFile(join(run, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { block: string; sample_id: string; status: string })
     expect(rows).toHaveLength(8)
     expect(rows.filter(row => row.status === 'error').map(row => `${row.block}/${row.sample_id}`)).toEqual([inFlight])
+    if (!resume) return
 
     // A resume runs the lost sample only.
     const resumed = await vitestRun({ AWB_RUNS: runs, AWB_RESUME: run }, undefined, projects)
