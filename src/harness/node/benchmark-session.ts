@@ -402,9 +402,9 @@ export class BenchmarkSession {
   }
 
   /**
-   * Ends the run: samples still open are recorded as failed (their page died with the run: a browser that crashed
-   * or was killed takes the whole Vitest run down), then the final status in run.json (`paused` with its reason when
-   * the run stopped) with the run-level errors, and the scoring workers stop.
+   * Ends the run: samples still open are recorded as failed (their page died with the run: a browser lost beyond
+   * what the plugin recovers takes the whole Vitest run down), then the final status in run.json (`paused` with its
+   * reason when the run stopped) with the run-level errors, and the scoring workers stop.
    */
   async close(status: 'completed' | 'failed', errors: readonly string[] = []): Promise<void> {
     // Taken before the open samples are closed below: the run's end is no stop rule's doing.
