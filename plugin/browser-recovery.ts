@@ -162,7 +162,12 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
       provider.contexts.delete(sessionId)
       await context?.close?.().catch(() => undefined)
     }
-    await internals.openBrowserPage(sessionId, pools.get(sessionId) ?? { reject: () => undefined })
+    try {
+      await internals.openBrowserPage(sessionId, pools.get(sessionId) ?? { reject: () => undefined })
+    } catch (reopen) {
+      // The cause stays Vitest's closed connection: the Node side words the end of the run after it.
+      throw new Error(`[assembly-world-bench] the page of block ${hooks.block} was lost (${kind}) and could not be reopened: ${reopen instanceof Error ? reopen.message : String(reopen)}`, { cause: error })
+    }
     const next = internals.orchestrators.get(sessionId)
     if (next === undefined) throw new Error(`[assembly-world-bench] the new page of block ${hooks.block} did not connect`, { cause: error })
     return next

@@ -91,6 +91,8 @@ export class BenchmarkSession {
    * again in this run: after its browser died, the file restarts in a new one (see `pageLost`).
    */
   private readonly recordedHere = new Map<string, RecordedPlan>()
+  /** Samples being scored now (their record is not written yet). */
+  private readonly finishing = new Map<string, Promise<void>>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -285,6 +287,17 @@ export class BenchmarkSession {
     const report = FinishSampleRequestSchema.parse(request)
     // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
     const open = this.gate.claimFinish(caller, block, sampleId)
+    // A page lost while this sample is scored comes back and asks for its plan: it waits for this record.
+    const finishing = this.scoreAndRecord(open, block, sampleId, report)
+    this.finishing.set(key(block, sampleId), finishing.then(() => undefined, () => undefined))
+    try {
+      return await finishing
+    } finally {
+      this.finishing.delete(key(block, sampleId))
+    }
+  }
+
+  private async scoreAndRecord(open: OpenSample, block: string, sampleId: string, report: FinishSampleRequest): Promise<FinishSampleResponse> {
     const spent = this.spend.get(open)
     this.spend.delete(open)
     this.revokeInputs.get(key(block, sampleId))?.()
@@ -425,6 +438,8 @@ export class BenchmarkSession {
   private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
     const here = this.recordedHere.get(key(block, sampleId))
     if (here !== undefined) return here
+    const finishing = this.finishing.get(key(block, sampleId))
+    if (finishing !== undefined) return finishing.then(() => this.recordedHere.get(key(block, sampleId)) ?? this.planOf(block, sampleId))
     const reason = this.stopRules.reason
     if (reason !== undefined) return { kind: 'skip', reason }
     return this.resumed().then(async (plan) => {

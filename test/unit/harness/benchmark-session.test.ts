@@ -90,7 +90,11 @@ describe('BenchmarkSession when a page is lost', () => {
   it('records the sample in flight as interrupted with the reason; the restarted file gets both samples as recorded', async () => {
     const session = await openSession('idle')
     await session.startSample(caller, BLOCK, SAMPLE)
-    const finished = await session.finishSample(caller, BLOCK, SAMPLE, timedOutReport)
+    // A page that comes back while its last sample is still being scored: the plan waits for that record.
+    const finishing = session.finishSample(caller, BLOCK, SAMPLE, timedOutReport)
+    const planWhileScoring = session.samplePlan(caller, BLOCK, SAMPLE)
+    const finished = await finishing
+    expect(await planWhileScoring).toMatchObject({ kind: 'recorded', row: finished.row })
     await session.startSample(caller, BLOCK, 'sample-01')
     expect(await session.pageLost(BLOCK, LOST)).toBe('sample-01')
     // Nothing is open any more: a second loss of the same page records nothing.
