@@ -104,10 +104,12 @@ export class AggregateReporter implements Reporter {
     const agent = metas.map(m => m.timings.agentMs / 1000)
     const scoring = metas.map(m => m.timings.scoreMs / 1000)
     const worst = Math.max(...overheads)
+    // A sample lost with its page was never scored (backend `none`): name the backend of one that was.
+    const backend = (metas.find(m => m.row.status === 'scored') ?? metas[0])?.backend ?? '?'
     return [
       ranHere
-        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${metas[0]?.backend ?? '?'} scoring)`
-        : `timing: ${metas.length} samples from merged reports (${metas[0]?.backend ?? '?'} scoring)`,
+        ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${backend} scoring)`
+        : `timing: ${metas.length} samples from merged reports (${backend} scoring)`,
       `  harness overhead per sample (open + export + save): median ${median(overheads).toFixed(2)} s, max ${worst.toFixed(2)} s${worst > OVERHEAD_TARGET_S ? ` (above the ${OVERHEAD_TARGET_S} s target)` : ''}`,
       `  agent per sample: median ${median(agent).toFixed(2)} s; scoring per sample: median ${median(scoring).toFixed(2)} s, max ${Math.max(...scoring).toFixed(2)} s`,
     ]
