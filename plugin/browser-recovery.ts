@@ -36,6 +36,11 @@ export interface RecoveryHooks {
   block: string
   /** Called once per loss, before the test file runs again in a new page; the run waits for it. */
   onLost(loss: PageLoss): Promise<void>
+  /**
+   * Called when the page cannot be recovered (lost too often, or it cannot be reopened): the block ends here, its
+   * samples not yet finished are to be recorded as failed with `reason`; the other blocks go on and the run fails.
+   */
+  onGiveUp(end: { block: string; reason: string }): Promise<void>
   /** One line for the run's log. */
   log(line: string): void
 }
@@ -45,11 +50,23 @@ interface OrchestratorRpc {
   createTesters(options: unknown): Promise<void>
 }
 
+/**
+ * Stands in for a page given up on: Vitest's pool ends a project once every page it knows of has reported back
+ * (BrowserPool.finishSession), and closes every page at the end (`$close`). It has nothing left to run.
+ */
+const GIVEN_UP_PAGE = {
+  createTesters: async (): Promise<void> => {},
+  cleanupTesters: async (): Promise<void> => {},
+  $close: (): void => {},
+} satisfies OrchestratorRpc & Record<string, unknown>
+
 /** The Vitest 4.1 internals the recovery reaches, checked by `internalsOf` before use. */
 interface Internals {
   orchestrators: Map<string, OrchestratorRpc>
   openBrowserPage(sessionId: string, pool: unknown): Promise<void>
   isCancelling(): boolean
+  /** Records an error outside any test: the run fails on it, after every project has finished. */
+  reportError(error: Error): void
 }
 
 /** The Playwright provider's public fields that the recovery reads and resets. */
@@ -88,10 +105,13 @@ function internalsOf(project: TestProject): Internals | string {
   const state: unknown = Reflect.get(project.browser ?? {}, 'state')
   const orchestrators: unknown = state !== null && typeof state === 'object' ? Reflect.get(state, 'orchestrators') : undefined
   const openBrowserPage: unknown = Reflect.get(project, '_openBrowserPage')
-  if (!(orchestrators instanceof Map) || typeof openBrowserPage !== 'function') {
-    return `Vitest ${version} has no project.browser.state.orchestrators or project._openBrowserPage`
+  const runState: unknown = Reflect.get(project.vitest, 'state')
+  const catchError: unknown = runState !== null && typeof runState === 'object' ? Reflect.get(runState, 'catchError') : undefined
+  if (!(orchestrators instanceof Map) || typeof openBrowserPage !== 'function' || typeof catchError !== 'function') {
+    return `Vitest ${version} has no project.browser.state.orchestrators, project._openBrowserPage or vitest.state.catchError`
   }
   return {
+    reportError: error => Reflect.apply(catchError, runState, [error, 'Browser Error']),
     orchestrators: orchestrators as Map<string, OrchestratorRpc>,
     openBrowserPage: (sessionId, pool) => Reflect.apply(openBrowserPage, project, [sessionId, pool]) as Promise<void>,
     isCancelling: () => Reflect.get(project.vitest, 'isCancelling') === true,
@@ -149,7 +169,7 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   const recover = async (sessionId: string, error: unknown): Promise<OrchestratorRpc> => {
     const kind = await diagnose(ends.get(sessionId)?.reported)
     if (recoveries >= MAX_PAGE_RECOVERIES) {
-      throw new Error(`[assembly-world-bench] the page of block ${hooks.block} was lost ${recoveries + 1} times (${kind}); giving up on recovering it`, { cause: error })
+      throw new Error(`the page of block ${hooks.block} was lost ${recoveries + 1} times (the last time: ${kind}), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets`, { cause: error })
     }
     recoveries++
     const reason = describeLoss(hooks.block, kind)
@@ -166,11 +186,24 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
       await internals.openBrowserPage(sessionId, pools.get(sessionId) ?? { reject: () => undefined })
     } catch (reopen) {
       // The cause stays Vitest's closed connection: the Node side words the end of the run after it.
-      throw new Error(`[assembly-world-bench] the page of block ${hooks.block} was lost (${kind}) and could not be reopened: ${reopen instanceof Error ? reopen.message : String(reopen)}`, { cause: error })
+      throw new Error(`the page of block ${hooks.block} was lost (${kind}) and could not be reopened: ${reopen instanceof Error ? reopen.message : String(reopen)}`, { cause: error })
     }
     const next = internals.orchestrators.get(sessionId)
-    if (next === undefined) throw new Error(`[assembly-world-bench] the new page of block ${hooks.block} did not connect`, { cause: error })
+    if (next === undefined) throw new Error(`the new page of block ${hooks.block} did not connect`, { cause: error })
     return next
+  }
+
+  const orchestrators = internals.orchestrators
+  const set = orchestrators.set.bind(orchestrators)
+
+  /** Ends the block without its page, and lets the pool (and with it every other block) finish. */
+  const giveUp = async (sessionId: string, failure: unknown): Promise<void> => {
+    const reason = `${failure instanceof Error ? failure.message : String(failure)}; the samples of block ${hooks.block} not yet finished are recorded as failed, the other blocks go on`
+    hooks.log(`awb: ${reason}`)
+    await hooks.onGiveUp({ block: hooks.block, reason })
+    set(sessionId, GIVEN_UP_PAGE)
+    // The cause chain keeps Vitest's closed connection: the Node side words the end of the run after it.
+    internals.reportError(new Error(`[assembly-world-bench] ${reason}`, { cause: failure }))
   }
 
   const wrap = (sessionId: string, rpc: OrchestratorRpc): OrchestratorRpc => {
@@ -179,7 +212,13 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
         await rpc.createTesters(options)
       } catch (error) {
         if (closing || internals.isCancelling() || !isConnectionClosed(error)) throw error
-        const next = await recover(sessionId, error)
+        let next: OrchestratorRpc
+        try {
+          next = await recover(sessionId, error)
+        } catch (unrecoverable) {
+          await giveUp(sessionId, unrecoverable)
+          return
+        }
         // The new page runs the whole file again; its samples that this run recorded are reported, not run.
         await next.createTesters(options)
       }
@@ -189,8 +228,6 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
     })
   }
 
-  const orchestrators = internals.orchestrators
-  const set = orchestrators.set.bind(orchestrators)
   orchestrators.set = (sessionId: string, rpc: OrchestratorRpc) => set(sessionId, wrap(sessionId, rpc))
 }
 

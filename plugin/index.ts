@@ -40,6 +40,10 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   const onPageLost = async (loss: PageLoss): Promise<void> => {
     if (session !== undefined) await (await session).pageLost(loss.block, loss.reason)
   }
+  // A block whose page cannot be recovered ends: what it has not finished is recorded failed, the others go on.
+  const onBlockLost = async (end: { block: string; reason: string }): Promise<void> => {
+    if (session !== undefined) await (await session).blockLost(end.block, end.reason)
+  }
   const runningTests = new RunningTests({
     onTestEnded: (block, sampleId) => {
       void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
@@ -106,7 +110,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             // `--awb-block` (ignored by Chromium) names the block in the process list, e.g. to find one block's browser.
             provider: recoveringPlaywright(
               playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`] } }),
-              { block: block.name, onLost: onPageLost, log: line => console.error(line) },
+              { block: block.name, onLost: onPageLost, onGiveUp: onBlockLost, log: line => console.error(line) },
             ),
             // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
             // and no CDP. The harness saves through its own commands.

@@ -169,6 +169,36 @@ export class BenchmarkSession {
   }
 
   /**
+   * The page of `block`'s project is gone for good: the sample it had open and every sample of the block this run
+   * has not recorded are recorded as failed with `reason` (execution `interrupted`: a resume runs them again). Only
+   * the open sample counts for the stop rules, so the other blocks go on. Returns the samples recorded here.
+   */
+  async blockLost(block: string, reason: string): Promise<string[]> {
+    const samples = this.pkg.blocks.find(candidate => candidate.name === block)?.samples ?? []
+    const open = await this.pageLost(block, reason)
+    await Promise.all([...this.finishing.values()])
+    const run = await this.runWriter()
+    const lost: string[] = open === undefined ? [] : [open]
+    for (const sample of samples) {
+      if (this.recordedHere.has(key(block, sample.id))) continue
+      const never = `never started: ${reason}`
+      ;(this.selection[block] ??= []).push(sample.id)
+      await run.writeResult(block, sample.id, {
+        status: 'failed',
+        started_at: null,
+        finished_at: new Date().toISOString(),
+        execution: { status: 'interrupted', final_answer: null, error: never, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: never, parse_errors: 0 },
+        archive: { status: 'not_saved', sha256: null, calls: null, error: never },
+        agent_outcome: null,
+        cleanup_error: null,
+      })
+      lost.push(sample.id)
+    }
+    await run.updateSelection(this.selection)
+    return lost
+  }
+
+  /**
    * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
    * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is.
    */
