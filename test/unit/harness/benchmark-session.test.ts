@@ -114,4 +114,19 @@ describe('BenchmarkSession when a page is lost', () => {
     await expect(session.startSample(caller, BLOCK, 'sample-01')).rejects.toThrow(/recorded by/)
     await session.close('completed')
   })
+
+  it('a block whose page is gone for good: its open sample and the ones never started are recorded failed; the run goes on', async () => {
+    const session = await openSession('idle')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    const GONE = 'the page of block ikea-manualbook could not be reopened'
+    expect(await session.blockLost(BLOCK, GONE)).toEqual([SAMPLE, 'sample-01'])
+    const runDir = await session.runDir() ?? ''
+    const read = async (id: string) => JSON.parse(await readFile(join(runDir, 'blocks', BLOCK, 'samples', id, 'result.json'), 'utf8')) as unknown
+    expect(await read(SAMPLE)).toMatchObject({ status: 'failed', execution: { status: 'interrupted', error: GONE } })
+    expect(await read('sample-01')).toMatchObject({ status: 'failed', started_at: null, execution: { status: 'interrupted', error: `never started: ${GONE}` } })
+    expect((JSON.parse(await readFile(join(runDir, 'run.json'), 'utf8')) as { selection: unknown }).selection).toEqual({ [BLOCK]: [SAMPLE, 'sample-01'] })
+    // One sample was lost in flight: one infrastructure failure, no stop.
+    expect(session.stopReason).toBeUndefined()
+    await session.close('failed', ['the page was lost'])
+  })
 })
