@@ -12,6 +12,7 @@
 import type { PlaywrightProviderOptions } from '@vitest/browser-playwright'
 import type { Browser, Page } from 'playwright'
 import type { BrowserProviderOption, TestProject } from 'vitest/node'
+import { AwbError, type AwbErrorOptions } from '../src/shared/errors.ts'
 
 /** How often one project's page may be lost and reopened in a run; the next loss ends the run as Vitest would. */
 export const MAX_PAGE_RECOVERIES = 3
@@ -19,6 +20,17 @@ export const MAX_PAGE_RECOVERIES = 3
 const LOSS_DIAGNOSIS_MS = 5_000
 /** The Vitest minor versions whose internals this wrapper was written against (checked at provider creation). */
 const SUPPORTED_VITEST = /^4\.1\./
+
+/** Why a block's page could not be recovered; the cause chain keeps Vitest's closed-connection error. */
+export class BrowserRecoveryError extends AwbError {
+  declare readonly code: BrowserRecoveryCode
+
+  constructor(code: BrowserRecoveryCode, message: string, options: AwbErrorOptions = {}) {
+    super(code, message, options)
+  }
+}
+
+export type BrowserRecoveryCode = 'BROWSER_PAGE_LOST_TOO_OFTEN' | 'BROWSER_PAGE_NOT_REOPENED' | 'BROWSER_PAGE_NOT_CONNECTED' | 'BROWSER_BLOCK_GIVEN_UP'
 
 /** What was lost, as Playwright saw it. */
 export type PageLossKind = 'browser-exited' | 'page-crashed' | 'connection-closed'
@@ -169,7 +181,7 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   const recover = async (sessionId: string, error: unknown): Promise<OrchestratorRpc> => {
     const kind = await diagnose(ends.get(sessionId)?.reported)
     if (recoveries >= MAX_PAGE_RECOVERIES) {
-      throw new Error(`the page of block ${hooks.block} was lost ${recoveries + 1} times (the last time: ${kind}), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets`, { cause: error })
+      throw new BrowserRecoveryError('BROWSER_PAGE_LOST_TOO_OFTEN', `the page of block ${hooks.block} was lost ${recoveries + 1} times (the last time: ${kind}), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets`, { cause: error })
     }
     recoveries++
     const reason = describeLoss(hooks.block, kind)
@@ -186,10 +198,10 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
       await internals.openBrowserPage(sessionId, pools.get(sessionId) ?? { reject: () => undefined })
     } catch (reopen) {
       // The cause stays Vitest's closed connection: the Node side words the end of the run after it.
-      throw new Error(`the page of block ${hooks.block} was lost (${kind}) and could not be reopened: ${reopen instanceof Error ? reopen.message : String(reopen)}`, { cause: error })
+      throw new BrowserRecoveryError('BROWSER_PAGE_NOT_REOPENED', `the page of block ${hooks.block} was lost (${kind}) and could not be reopened: ${reopen instanceof Error ? reopen.message : String(reopen)}`, { cause: error })
     }
     const next = internals.orchestrators.get(sessionId)
-    if (next === undefined) throw new Error(`the new page of block ${hooks.block} did not connect`, { cause: error })
+    if (next === undefined) throw new BrowserRecoveryError('BROWSER_PAGE_NOT_CONNECTED', `the new page of block ${hooks.block} did not connect`, { cause: error })
     return next
   }
 
@@ -198,12 +210,12 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
 
   /** Ends the block without its page, and lets the pool (and with it every other block) finish. */
   const giveUp = async (sessionId: string, failure: unknown): Promise<void> => {
-    const reason = `${failure instanceof Error ? failure.message : String(failure)}; the samples of block ${hooks.block} not yet finished are recorded as failed, the other blocks go on`
+    const reason = `${failure instanceof Error ? failure.message : String(failure)}; the samples of block ${hooks.block} not yet finished are recorded as failed, the other blocks go on (run them later with AWB_RESUME=latest)`
     hooks.log(`awb: ${reason}`)
     await hooks.onGiveUp({ block: hooks.block, reason })
     set(sessionId, GIVEN_UP_PAGE)
     // The cause chain keeps Vitest's closed connection: the Node side words the end of the run after it.
-    internals.reportError(new Error(`[assembly-world-bench] ${reason}`, { cause: failure }))
+    internals.reportError(new BrowserRecoveryError('BROWSER_BLOCK_GIVEN_UP', `[assembly-world-bench] ${reason}`, { cause: failure }))
   }
 
   const wrap = (sessionId: string, rpc: OrchestratorRpc): OrchestratorRpc => {

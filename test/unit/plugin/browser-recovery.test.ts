@@ -145,9 +145,11 @@ describe('recoveringPlaywright', () => {
     }
     await expect(file).resolves.toBeUndefined()
     expect(run.losses).toHaveLength(MAX_PAGE_RECOVERIES)
-    const reason = `the page of block ${BLOCK} was lost ${MAX_PAGE_RECOVERIES + 1} times (the last time: browser-exited), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets; the samples of block ${BLOCK} not yet finished are recorded as failed, the other blocks go on`
+    const reason = `the page of block ${BLOCK} was lost ${MAX_PAGE_RECOVERIES + 1} times (the last time: browser-exited), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets; the samples of block ${BLOCK} not yet finished are recorded as failed, the other blocks go on (run them later with AWB_RESUME=latest)`
     expect(run.givenUp).toEqual([{ block: BLOCK, reason }])
     expect(run.runErrors.map(error => error.message)).toEqual([`[assembly-world-bench] ${reason}`])
+    expect(run.runErrors[0]).toMatchObject({ name: 'BrowserRecoveryError', code: 'BROWSER_BLOCK_GIVEN_UP' })
+    expect(run.runErrors[0]!.cause).toMatchObject({ code: 'BROWSER_PAGE_LOST_TOO_OFTEN' })
     // Vitest's closed connection stays in the cause chain (the Node side words the end of the run after it).
     expect(((run.runErrors[0]!.cause as Error).cause as Error).message).toBe(CLOSED)
     // A stand-in with nothing to run keeps the pool's count of pages: it ends, and closes it at the end.
