@@ -84,7 +84,7 @@ interface Internals {
 /** The Playwright provider's public fields that the recovery reads and resets. */
 interface PlaywrightFields {
   browser: Browser | null
-  contexts: Map<string, unknown>
+  contexts: Map<string, { close(): Promise<void> }>
   pages: Map<string, Page>
   openPage(sessionId: string, url: string, options: { parallel: boolean }): Promise<void>
   close(): Promise<void>
@@ -135,8 +135,8 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   let recoveries = 0
   /** What each session's pool passed when its page was first opened (its reject), reused to reopen it. */
   const pools = new Map<string, unknown>()
-  /** Per session: resolves with what Playwright reported about its page's end. */
-  const ends = new Map<string, { kind: PageLossKind | undefined; reported: Promise<PageLossKind> }>()
+  /** Per session: resolves with what Playwright first reported about its page's end. */
+  const ends = new Map<string, Promise<PageLossKind>>()
 
   const close = provider.close.bind(provider)
   provider.close = () => {
@@ -150,12 +150,7 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
     const page = provider.pages.get(sessionId)
     const browser = provider.browser
     if (page === undefined || browser === null) return
-    const end: { kind: PageLossKind | undefined; reported: Promise<PageLossKind> } = { kind: undefined, reported: Promise.resolve('connection-closed') }
-    end.reported = new Promise<PageLossKind>((resolve) => {
-      const report = (kind: PageLossKind) => {
-        end.kind ??= kind
-        resolve(end.kind)
-      }
+    ends.set(sessionId, new Promise<PageLossKind>((report) => {
       page.once('crash', () => report('page-crashed'))
       if (!browser.isConnected()) report('browser-exited')
       browser.once('disconnected', () => {
@@ -168,8 +163,7 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
         }
         report('browser-exited')
       })
-    })
-    ends.set(sessionId, end)
+    }))
   }
 
   const openBrowserPage = Reflect.get(project, '_openBrowserPage') as (sessionId: string, pool: unknown) => Promise<void>
@@ -179,7 +173,7 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   })
 
   const recover = async (sessionId: string, error: unknown): Promise<OrchestratorRpc> => {
-    const kind = await diagnose(ends.get(sessionId)?.reported)
+    const kind = await diagnose(ends.get(sessionId))
     if (recoveries >= MAX_PAGE_RECOVERIES) {
       throw new BrowserRecoveryError('BROWSER_PAGE_LOST_TOO_OFTEN', `the page of block ${hooks.block} was lost ${recoveries + 1} times (the last time: ${kind}), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets`, { cause: error })
     }
@@ -190,9 +184,10 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
     if (kind !== 'browser-exited') {
       // The browser lives on: close the dead page's context so that the new page starts clean.
       provider.pages.delete(sessionId)
-      const context = provider.contexts.get(sessionId) as { close?: () => Promise<void> } | undefined
+      const context = provider.contexts.get(sessionId)
       provider.contexts.delete(sessionId)
-      await context?.close?.().catch(() => undefined)
+      // Closing may fail with the dead page's own error; the new page does not depend on it.
+      await context?.close().catch((failure: unknown) => hooks.log(`awb: the lost page's context of block ${hooks.block} did not close cleanly: ${String(failure)}`))
     }
     try {
       await internals.openBrowserPage(sessionId, pools.get(sessionId) ?? { reject: () => undefined })
