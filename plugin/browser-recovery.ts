@@ -8,13 +8,14 @@
 // websocket closes (@vitest/browser setupBrowserRpc: ws 'close' → rpc.$close("Browser connection was closed while
 // running tests") → BrowserPool.runNextTest → reject). That rejection ends the whole run, every block included, and
 // nothing in the public API can catch it. The pending call that rejects is the orchestrator's `createTesters`,
-// reached through `project.browser.state.orchestrators`: this wrapper answers it itself once the page is back.
+// reached through `project.browser.state.orchestrators`: this wrapper answers it itself once the page is back. A page
+// that cannot be brought back ends only its block: a stand-in lets the pool finish, and the run fails on the error.
 import type { PlaywrightProviderOptions } from '@vitest/browser-playwright'
 import type { Browser, Page } from 'playwright'
 import type { BrowserProviderOption, TestProject } from 'vitest/node'
 import { AwbError, type AwbErrorOptions } from '../src/shared/errors.ts'
 
-/** How often one project's page may be lost and reopened in a run; the next loss ends the run as Vitest would. */
+/** How often one block's page may be lost and reopened in a run; the next loss ends that block (`onGiveUp`). */
 export const MAX_PAGE_RECOVERIES = 3
 /** How long a closed connection waits for Playwright to report the browser gone or the page crashed. */
 const LOSS_DIAGNOSIS_MS = 5_000
