@@ -188,7 +188,7 @@ function chromiumOf(root: number, block: string, target: ChromiumTarget): number
     for (let at: number | undefined = pid, hops = 0; at !== undefined && at > 1 && hops < 32; at = parent.get(at), hops++) if (at === ancestor) return true
     return false
   }
-  const browser = [...commands].find(([pid, args]) => /chrom/i.test(args.split(' ')[0] ?? '') && !args.includes('--type=') && args.includes(`--awb-block=${block} `) && descends(pid, root))?.[0]
+  const browser = [...commands].find(([pid, args]) => /chrom/i.test(args.split(' ')[0] ?? '') && !args.includes('--type=') && new RegExp(`--awb-block=${block}(\\s|$)`).test(args) && descends(pid, root))?.[0]
   if (browser === undefined || target === 'browser') return browser === undefined ? [] : [browser]
   return [...commands].filter(([pid, args]) => args.includes('--type=renderer') && descends(pid, browser)).map(([pid]) => pid)
 }
