@@ -14,6 +14,7 @@ import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { useBlockJUnit } from '../reporters/junit-reporter.ts'
 import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
+import { recoveringPlaywright, type PageLoss } from './browser-recovery.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, BUNDLED_GENERATOR, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
 import { drainOnInterrupt } from './interrupt.ts'
@@ -37,6 +38,14 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let opened: Promise<BenchmarkPackage> | undefined
   let session: Promise<BenchmarkSession> | undefined
   let reporter: AggregateReporter | undefined
+  // A block whose page is lost (its Chromium killed or crashed) fails the sample in flight and goes on in a new page.
+  const onPageLost = async (loss: PageLoss): Promise<void> => {
+    if (session !== undefined) await (await session).pageLost(loss.block, loss.reason)
+  }
+  // A block whose page cannot be recovered ends: what it has not finished is recorded failed, the others go on.
+  const onBlockLost = async (end: { block: string; reason: string }): Promise<void> => {
+    if (session !== undefined) await (await session).blockLost(end.block, end.reason)
+  }
   const runningTests = new RunningTests({
     onTestEnded: (block, sampleId) => {
       void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
@@ -104,7 +113,11 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             headless: true,
             screenshotFailures: false,
             instances: [{ browser: 'chromium' as const }],
-            provider: playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS] } }),
+            // `--awb-block` (ignored by Chromium) names the block in the process list, e.g. to find one block's browser.
+            provider: recoveringPlaywright(
+              playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`] } }),
+              { block: block.name, onLost: onPageLost, onGiveUp: onBlockLost, log: line => console.error(line) },
+            ),
             // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
             // and no CDP. The harness saves through its own commands.
             api: { port: ports[index], strictPort: false, allowWrite: false, allowExec: false },

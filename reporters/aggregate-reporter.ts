@@ -117,7 +117,8 @@ export class AggregateReporter implements Reporter {
     const queue = metas.map(m => m.timings.scoreQueueMs / 1000)
     const compute = metas.map(m => m.timings.scoreComputeMs / 1000)
     const worst = Math.max(...overheads)
-    const backends = [...new Set(metas.map(m => m.backend))].join(', ')
+    // A sample lost with its page was never scored (backend `none`): name the backends of those that were.
+    const backends = [...new Set(metas.filter(m => m.row.status === 'scored').map(m => m.backend))].join(', ') || 'none'
     return [
       ranHere
         ? `timing: ${metas.length} samples in ${((performance.now() - this.started) / 1000).toFixed(1)} s end to end (${backends} scoring)`

@@ -1,23 +1,25 @@
 // Node side of a benchmark run: opens the package, writes the run directory, resolves agents, saves and scores
 // final episodes. Serves the page through its methods, each checked by the SampleGate: the page is untrusted
 // (agents run there), so it never gets ground truth, a second score, or a say in where files go.
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliAgentOnRelay, summarizeFailure, type CliExecution } from '../../agents/cli/index.ts'
 import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
-import { composePrompt, isAgentModulePath, type ConversationEntry } from '../../agents/index.ts'
-import { isApiAgentName, MODEL_PROVIDERS, ModelRequestSchema, parseApiAgentName, responseUsage, UsageTotals } from '../../agents/api/index.ts'
+import { composePrompt, type ConversationEntry } from '../../agents/index.ts'
+import { ModelRequestSchema, responseUsage, UsageTotals } from '../../agents/api/index.ts'
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type MetricsRow, type SampleScorer, type ScoredFields } from '../../evaluate/index.ts'
 import { modelRequest } from '../../llm/index.ts'
-import { findSample, openPackage, pageContentType, readPage, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import { findSample, openPackage, pageContentType, readPage, type BenchmarkPackage } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
-import { FinishSampleRequestSchema, type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
-import { planResume, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
-import { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample } from './sample-gate.ts'
 import { PACKAGE_ROOT } from '../../shared/package-root.ts'
+import { FinishSampleRequestSchema, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
+import { agentFor, agentKindOf } from './agent-spec.ts'
+import { interruptedPlan, interruptedResult, type RecordedPlan } from './lost-samples.ts'
+import { planResume, recordedFailure, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
+import { SampleAccessError, SampleGate, type CommandCaller, type OpenSample } from './sample-gate.ts'
 
 export interface BenchmarkSessionOptions {
   benchmark: string
@@ -62,7 +64,6 @@ export const MAX_CAPTURE_BYTES = 32 * 1024 * 1024
 const OPEN_ALLOWANCE_MS = 120_000
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
-const API_PROVIDERS: readonly string[] = MODEL_PROVIDERS
 
 /** One benchmark run in this process: every block project's samples share it (and its run directory). */
 export class BenchmarkSession {
@@ -84,6 +85,13 @@ export class BenchmarkSession {
   private resumePlan: Promise<ResumePlan | undefined> | undefined
   /** Set by `interrupt()`: samples still running are recorded `interrupted`. */
   private interrupted = false
+  /**
+   * Samples this run has recorded (finished or abandoned), reported as they were when their block's test file runs
+   * again in this run: after its browser died, the file restarts in a new one (see `pageLost`).
+   */
+  private readonly recordedHere = new Map<string, RecordedPlan>()
+  /** Samples being scored now (their record is not written yet). */
+  private readonly finishing = new Map<string, Promise<void>>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -138,7 +146,7 @@ export class BenchmarkSession {
   async startSample(caller: CommandCaller, block: string, sampleId: string): Promise<StartSampleResponse> {
     const plan = await this.planOf(block, sampleId)
     if (plan.kind !== 'run') throw new SampleAccessError(plan.kind === 'skip' ? 'RUN_STOPPED' : 'ALREADY_RECORDED', plan.kind === 'skip' ? `${block} / ${sampleId} is not started: ${plan.reason}` : `${block} / ${sampleId} was recorded by ${plan.runDir}; a resumed run reports it instead of running it`)
-    await this.gate.open(caller, block, sampleId, this.agentKind(), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
+    await this.gate.open(caller, block, sampleId, agentKindOf(this.options.agent), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
     try {
       return await this.prepareSample(block, sampleId)
     } catch (error) {
@@ -148,25 +156,51 @@ export class BenchmarkSession {
   }
 
   /**
+   * The page of `block`'s project was lost (its browser died or the page crashed) and its test file will run again
+   * in a new page: the sample it had open is recorded as failed with `reason`, and the new page reports what this
+   * run already recorded instead of running it again. Returns the sample that was open, if any.
+   */
+  async pageLost(block: string, reason: string): Promise<string | undefined> {
+    const open = this.gate.openSamples().find(sample => sample.block === block)
+    if (open === undefined) return undefined
+    await this.abandonSample(block, open.sampleId, reason)
+    return open.sampleId
+  }
+
+  /**
+   * The page of `block`'s project is gone for good: the sample it had open and every sample of the block this run
+   * has not recorded are recorded as failed with `reason` (execution `interrupted`: a resume runs them again). Only
+   * the open sample counts for the stop rules, so the other blocks go on. Returns the samples recorded here.
+   */
+  async blockLost(block: string, reason: string): Promise<string[]> {
+    const samples = this.pkg.blocks.find(candidate => candidate.name === block)?.samples ?? []
+    const open = await this.pageLost(block, reason)
+    await Promise.all([...this.finishing.values()])
+    const run = await this.runWriter()
+    const lost: string[] = open === undefined ? [] : [open]
+    for (const sample of samples) {
+      if (this.recordedHere.has(sampleKey(block, sample.id))) continue
+      ;(this.selection[block] ??= []).push(sample.id)
+      await run.writeResult(block, sample.id, interruptedResult(`never started: ${reason}`, null))
+      lost.push(sample.id)
+    }
+    await run.updateSelection(this.selection)
+    return lost
+  }
+
+  /**
    * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
    * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is.
    */
   async abandonSample(block: string, sampleId: string, reason: string): Promise<void> {
     if (!this.gate.abandon(block, sampleId, reason)) return
     this.stopRules.record({ execution: { status: 'interrupted' }, archive: { status: 'not_saved' } })
-    this.revokeInputs.get(key(block, sampleId))?.()
-    this.revokeInputs.delete(key(block, sampleId))
+    this.revokeInputs.get(sampleKey(block, sampleId))?.()
+    this.revokeInputs.delete(sampleKey(block, sampleId))
     const run = await this.runWriter()
-    await run.writeResult(block, sampleId, {
-      status: 'failed',
-      started_at: this.started.get(key(block, sampleId)) ?? null,
-      finished_at: new Date().toISOString(),
-      execution: { status: 'interrupted', final_answer: null, error: reason, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: reason, parse_errors: 0 },
-      archive: { status: 'not_saved', sha256: null, calls: null, error: reason },
-      agent_outcome: null,
-      cleanup_error: null,
-    })
-    this.started.delete(key(block, sampleId))
+    this.recordedHere.set(sampleKey(block, sampleId), interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, reason))
+    await run.writeResult(block, sampleId, interruptedResult(reason, this.started.get(sampleKey(block, sampleId)) ?? null))
+    this.started.delete(sampleKey(block, sampleId))
   }
 
   private async prepareSample(block: string, sampleId: string): Promise<StartSampleResponse> {
@@ -188,15 +222,15 @@ export class BenchmarkSession {
     }, prompt)
     const startedAt = new Date().toISOString()
     await run.writeResult(block, sampleId, { status: 'running', started_at: startedAt, execution: { status: 'pending' }, archive: { status: 'not_saved' }, agent_outcome: null })
-    this.started.set(key(block, sampleId), startedAt)
+    this.started.set(sampleKey(block, sampleId), startedAt)
     const inputs = this.options.inputs.grant(block, sampleId)
-    this.revokeInputs.set(key(block, sampleId), inputs.revoke)
+    this.revokeInputs.set(sampleKey(block, sampleId), inputs.revoke)
     return {
       prompt,
       episodeUrl: inputs.episodeUrl,
       pages: sample.pages.map(page => ({ page: page.page, url: inputs.pageUrl(page.page), mimeType: pageContentType(page.path) })),
       timeoutMs: this.options.sampleTimeoutSeconds * 1000,
-      agent: await this.agentFor(sample),
+      agent: await agentFor(this.options, sample),
     }
   }
 
@@ -256,10 +290,21 @@ export class BenchmarkSession {
     const report = FinishSampleRequestSchema.parse(request)
     // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
     const open = this.gate.claimFinish(caller, block, sampleId)
+    // A page lost while this sample is scored comes back and asks for its plan: it waits for this record.
+    const finishing = this.scoreAndRecord(open, block, sampleId, report)
+    this.finishing.set(sampleKey(block, sampleId), finishing.then(() => undefined, () => undefined))
+    try {
+      return await finishing
+    } finally {
+      this.finishing.delete(sampleKey(block, sampleId))
+    }
+  }
+
+  private async scoreAndRecord(open: OpenSample, block: string, sampleId: string, report: FinishSampleRequest): Promise<FinishSampleResponse> {
     const spent = this.spend.get(open)
     this.spend.delete(open)
-    this.revokeInputs.get(key(block, sampleId))?.()
-    this.revokeInputs.delete(key(block, sampleId))
+    this.revokeInputs.get(sampleKey(block, sampleId))?.()
+    this.revokeInputs.delete(sampleKey(block, sampleId))
     const run = await this.runWriter()
     const sample = findSample(this.pkg, block, sampleId)
     if (report.capture !== null) await this.saveCapture(run, block, sampleId, report.capture)
@@ -296,7 +341,7 @@ export class BenchmarkSession {
     const completed = recorded.status === 'completed' && report.archive.status === 'saved'
     await run.writeResult(block, sampleId, {
       status: completed ? 'completed' : 'failed',
-      started_at: this.started.get(key(block, sampleId)) ?? null,
+      started_at: this.started.get(sampleKey(block, sampleId)) ?? null,
       finished_at: new Date().toISOString(),
       execution: recorded,
       archive: report.archive,
@@ -308,8 +353,10 @@ export class BenchmarkSession {
       // The official row as scored now, so a resumed run reports it without scoring again.
       metrics: row,
     })
-    this.started.delete(key(block, sampleId))
+    this.started.delete(sampleKey(block, sampleId))
     this.stopRules.record({ execution: recorded, archive: report.archive })
+    const timings = { ...report.timings, ...scoring }
+    this.recordedHere.set(sampleKey(block, sampleId), { kind: 'recorded', row, timings, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId), failure: recordedFailure({ status: completed ? 'completed' : 'failed', execution: recorded, archive: report.archive }) })
     return { row, scoring, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
@@ -320,7 +367,7 @@ export class BenchmarkSession {
   async runCliAgent(caller: CommandCaller, block: string, sampleId: string, frame: PageRelayOptions['target']): Promise<CliAgentResult> {
     const open = this.gate.claimCli(caller, block, sampleId)
     const sample = findSample(this.pkg, block, sampleId)
-    const spec = await this.agentFor(sample)
+    const spec = await agentFor(this.options, sample)
     if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
     const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
     // Page bytes are re-hashed on read; the CLI runner copies them into the workspace as reference-000N.<ext>.
@@ -347,7 +394,7 @@ export class BenchmarkSession {
           ...(this.options.agentCommand === undefined ? {} : { executable: this.options.agentCommand }),
         })
       const { execution } = run
-      this.cliExecutions.set(key(block, sampleId), execution)
+      this.cliExecutions.set(sampleKey(block, sampleId), execution)
       return { status: execution.status, finalAnswer: execution.final_answer, error: summarizeFailure(execution), usage: execution.usage, costUsd: execution.cost_usd, model: execution.model, toolCalls: run.toolCalls }
     } finally {
       await rm(workspace, { recursive: true, force: true })
@@ -364,17 +411,17 @@ export class BenchmarkSession {
    * error, warnings, stderr apart), held here rather than trusted from the page; otherwise the page's report.
    */
   private executionRecord(block: string, sampleId: string, reported: FinishSampleRequest['execution']): FinishSampleRequest['execution'] & Record<string, unknown> {
-    const cli = this.cliExecutions.get(key(block, sampleId))
-    this.cliExecutions.delete(key(block, sampleId))
+    const cli = this.cliExecutions.get(sampleKey(block, sampleId))
+    this.cliExecutions.delete(sampleKey(block, sampleId))
     // Ctrl-C cut the agent short: whatever it reported, the sample was interrupted (as for the page's report).
     if (cli !== undefined) return { ...cli, status: this.interrupted && cli.status !== 'completed' ? 'interrupted' : cli.status }
     return { ...reported, exit_code: null, agent_error: reported.error, parse_errors: 0 }
   }
 
   /**
-   * Ends the run: samples still open are recorded as failed (their page died with the run: a browser that crashed
-   * or was killed takes the whole Vitest run down), then the final status in run.json (`paused` with its reason when
-   * the run stopped) with the run-level errors, and the scoring workers stop.
+   * Ends the run: samples still open are recorded as failed (their page died with the run: a browser lost beyond
+   * what the plugin recovers takes the whole Vitest run down), then the final status in run.json (`paused` with its
+   * reason when the run stopped) with the run-level errors, and the scoring workers stop.
    */
   async close(status: 'completed' | 'failed', errors: readonly string[] = []): Promise<void> {
     // Taken before the open samples are closed below: the run's end is no stop rule's doing.
@@ -393,6 +440,10 @@ export class BenchmarkSession {
   }
 
   private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
+    const here = this.recordedHere.get(sampleKey(block, sampleId))
+    if (here !== undefined) return here
+    const finishing = this.finishing.get(sampleKey(block, sampleId))
+    if (finishing !== undefined) return finishing.then(() => this.recordedHere.get(sampleKey(block, sampleId)) ?? this.planOf(block, sampleId))
     const reason = this.stopRules.reason
     if (reason !== undefined) return { kind: 'skip', reason }
     return this.resumed().then(async (plan) => {
@@ -429,13 +480,6 @@ export class BenchmarkSession {
     await run.saveSampleFile(block, sampleId, 'final.png', bytes)
   }
 
-  private agentKind(): GatedAgentKind {
-    const agent = this.options.agent
-    if (agent === 'codex' || agent === 'claude' || agent === 'external') return 'cli'
-    if (isApiAgentName(agent) || API_PROVIDERS.includes(agent)) return 'api'
-    return 'page'
-  }
-
   private runWriter(): Promise<RunWriter> {
     this.run ??= this.resumed().then(plan => RunWriter.create({
       sourceRun: plan?.sourceRun ?? null,
@@ -450,43 +494,4 @@ export class BenchmarkSession {
     }))
     return this.run
   }
-
-  private async agentFor(sample: PackageSample): Promise<AgentSpec> {
-    switch (this.options.agent) {
-      case 'idle':
-        return { kind: 'idle' }
-      case 'external':
-        if (this.options.externalAgent === undefined) return { kind: 'unavailable', reason: 'the external agent needs a program: set the plugin option agent: {command: [...]} or AWB_AGENT=\'{"command": [...]}\'' }
-        return { kind: 'cli', cli: 'external', model: this.options.model ?? 'external' }
-      case 'replay': {
-        const source = join(this.options.demonstrations, sample.block, `${sample.slug}.calls.jsonl`)
-        try {
-          return { kind: 'replay', script: await readFile(source, 'utf8'), source }
-        } catch {
-          return { kind: 'unavailable', reason: `the replay agent has no demonstration for ${sample.block}/${sample.id}: ${source} is missing (set AWB_DEMONSTRATIONS to the folder of <block>/<slug>.calls.jsonl scripts)` }
-        }
-      }
-      default:
-        if (isAgentModulePath(this.options.agent)) {
-          if (this.options.moduleUrl === undefined) return { kind: 'unavailable', reason: `agent modules (${this.options.agent}) run only in a Vitest run` }
-          try {
-            await access(this.options.agent)
-          } catch {
-            return { kind: 'unavailable', reason: `the agent module ${this.options.agent} does not exist (the agent option names a module file relative to the project root)` }
-          }
-          return { kind: 'module', url: this.options.moduleUrl(this.options.agent), source: this.options.agent }
-        }
-        if (isApiAgentName(this.options.agent)) return { kind: 'api', spec: parseApiAgentName(this.options.agent) }
-        if (this.options.agent === 'codex' || this.options.agent === 'claude') {
-          if (this.options.model === undefined) return { kind: 'unavailable', reason: `the ${this.options.agent} agent needs a model: set AWB_MODEL (or the plugin's model option)` }
-          return { kind: 'cli', cli: this.options.agent, model: this.options.model }
-        }
-        if (API_PROVIDERS.includes(this.options.agent) && this.options.model !== undefined) return { kind: 'api', spec: parseApiAgentName(`${this.options.agent}:${this.options.model}`) }
-        return { kind: 'unavailable', reason: `unknown agent "${this.options.agent}"; use replay, idle, codex or claude (with AWB_MODEL), openai:<model>, anthropic:<model> or a page agent module (./my-agent.ts)` }
-    }
-  }
-}
-
-function key(block: string, sampleId: string): string {
-  return `${block}\u0000${sampleId}`
 }

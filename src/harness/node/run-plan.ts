@@ -130,10 +130,16 @@ export async function recordedPlan(sample: ChainSample, pkg: BenchmarkPackage, s
 /** The recorded attempt's failure, worded as the test that ran it reported it. */
 function failureOf(sample: ChainSample): string | null {
   const result = sample.attempt.result
-  if (result?.status !== 'failed') return null
+  return result === undefined ? null : recordedFailure(result)
+}
+
+/** The failure a result.json records (null when it completed), worded as the test that ran it reported it. */
+export function recordedFailure(result: { status: string; execution?: { status: string; error?: string | null | undefined; agent_error?: string | null | undefined } | undefined; archive?: { error?: string | null | undefined } | undefined }): string | null {
+  if (result.status !== 'failed') return null
   const execution = result.execution
   if (execution !== undefined && execution.status !== 'completed') {
-    return `the agent ${execution.status === 'timeout' ? 'timed out' : 'failed'}: ${execution.error ?? execution.agent_error ?? execution.status}`
+    const what = execution.status === 'timeout' ? 'the agent timed out' : execution.status === 'interrupted' ? 'the sample was interrupted' : 'the agent failed'
+    return `${what}: ${execution.error ?? execution.agent_error ?? execution.status}`
   }
   return result.archive?.error ?? 'the final episode was not saved'
 }

@@ -17,7 +17,7 @@ let server: FakeModelServer
 let runs: string
 
 beforeEach(async () => {
-  fixture = await createPackageFixture({ samplesPerBlock: 1 })
+  fixture = await createPackageFixture({ samplesPerBlock: 2 })
   server = await startFakeModelServer()
   runs = await mkdtemp(join(tmpdir(), 'awb-session-'))
 })
@@ -81,5 +81,52 @@ describe('BenchmarkSession model requests', () => {
     await expect(session.modelRequest(caller, REQUEST)).rejects.toThrow(/runs no API agent/)
     expect(server.requests).toHaveLength(0)
     await session.close('completed')
+  })
+})
+
+describe('BenchmarkSession when a page is lost', () => {
+  const LOST = 'the Chromium browser of block ikea-manualbook exited while this sample ran (crashed or killed); the block continues in a new browser'
+
+  it('records the sample in flight as interrupted with the reason; the restarted file gets both samples as recorded', async () => {
+    const session = await openSession('idle')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    // A page that comes back while its last sample is still being scored: the plan waits for that record.
+    const finishing = session.finishSample(caller, BLOCK, SAMPLE, timedOutReport)
+    const planWhileScoring = session.samplePlan(caller, BLOCK, SAMPLE)
+    const finished = await finishing
+    expect(await planWhileScoring).toMatchObject({ kind: 'recorded', row: finished.row })
+    await session.startSample(caller, BLOCK, 'sample-01')
+    expect(await session.pageLost(BLOCK, LOST)).toBe('sample-01')
+    // Nothing is open any more: a second loss of the same page records nothing.
+    expect(await session.pageLost(BLOCK, LOST)).toBeUndefined()
+
+    const runDir = await session.runDir() ?? ''
+    const result = JSON.parse(await readFile(join(runDir, 'blocks', BLOCK, 'samples', 'sample-01', 'result.json'), 'utf8')) as unknown
+    expect(result).toMatchObject({ status: 'failed', execution: { status: 'interrupted', error: LOST }, archive: { status: 'not_saved' } })
+
+    // The new page runs the file again: neither sample runs twice, each reports what this run recorded.
+    expect(await session.samplePlan(caller, BLOCK, SAMPLE)).toEqual({ kind: 'recorded', row: finished.row, timings: expect.objectContaining({ openMs: 1 }), backend: finished.backend, runDir, sampleDir: finished.sampleDir, failure: 'the agent timed out: time limit of 600 s reached' })
+    expect(await session.samplePlan(caller, BLOCK, 'sample-01')).toMatchObject({
+      kind: 'recorded',
+      row: { block: BLOCK, sample_id: 'sample-01', status: 'error', PA: 0, SR: 0, SCD: null, error: `SampleInterrupted: ${LOST}` },
+      failure: `the sample was interrupted: ${LOST}`,
+    })
+    await expect(session.startSample(caller, BLOCK, 'sample-01')).rejects.toThrow(/recorded by/)
+    await session.close('completed')
+  })
+
+  it('a block whose page is gone for good: its open sample and the ones never started are recorded failed; the run goes on', async () => {
+    const session = await openSession('idle')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    const GONE = 'the page of block ikea-manualbook could not be reopened'
+    expect(await session.blockLost(BLOCK, GONE)).toEqual([SAMPLE, 'sample-01'])
+    const runDir = await session.runDir() ?? ''
+    const read = async (id: string) => JSON.parse(await readFile(join(runDir, 'blocks', BLOCK, 'samples', id, 'result.json'), 'utf8')) as unknown
+    expect(await read(SAMPLE)).toMatchObject({ status: 'failed', execution: { status: 'interrupted', error: GONE } })
+    expect(await read('sample-01')).toMatchObject({ status: 'failed', started_at: null, execution: { status: 'interrupted', error: `never started: ${GONE}` } })
+    expect((JSON.parse(await readFile(join(runDir, 'run.json'), 'utf8')) as { selection: unknown }).selection).toEqual({ [BLOCK]: [SAMPLE, 'sample-01'] })
+    // One sample was lost in flight: one infrastructure failure, no stop.
+    expect(session.stopReason).toBeUndefined()
+    await session.close('failed', ['the page was lost'])
   })
 })
