@@ -11,7 +11,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
 const PAGE_READY_TIMEOUT_MS = 60_000
 /** Dependencies Vite must pre-bundle before the page asks for them (CommonJS ones cannot load unbundled). */
-const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill']
+const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill', 'gpu.js']
 
 export interface OpenBrowserPageOptions {
   /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
@@ -25,6 +25,8 @@ export interface OpenBrowserPageOptions {
    * install its handlers, which close the browser and exit the process at once. Default false.
    */
   hasOwnSignalHandling?: boolean | undefined
+  /** Flags added to `CHROMIUM_ARGS` (e.g. one of `CHROMIUM_GPU_ARG_SETS`). Default none. */
+  extraArgs?: readonly string[] | undefined
 }
 
 /** A page loaded in headless Chromium, served by its own Vite server. */
@@ -59,7 +61,7 @@ export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<
   try {
     const server = await startPageServer(options.hasOwnSignalHandling === true)
     stack.push(() => server.close())
-    const browser = await launch(executablePath, options.hasOwnSignalHandling === true)
+    const browser = await launch(executablePath, options.hasOwnSignalHandling === true, options.extraArgs ?? [])
     stack.push(() => browser.close())
     const page = await browser.newPage()
     const pageErrors: string[] = []
@@ -133,10 +135,10 @@ async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevSe
   }
 }
 
-async function launch(executablePath: string, hasOwnSignalHandling: boolean): Promise<Browser> {
+async function launch(executablePath: string, hasOwnSignalHandling: boolean, extraArgs: readonly string[]): Promise<Browser> {
   const signals = hasOwnSignalHandling ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}
   try {
-    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS], ...signals })
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], ...signals })
   } catch (cause) {
     throw new RenderError('RENDER_HEADLESS_LAUNCH', `Chromium at ${executablePath} did not start: ${cause instanceof Error ? cause.message : String(cause)}; set AWB_CHROMIUM to a working binary`, { cause })
   }
