@@ -1,4 +1,5 @@
 // Parses cac's options object with a zod schema once, turning bad flags into usage errors (exit 2).
+import { ScoringBackendChoiceSchema } from '../scoring/gpu/detect.ts'
 import * as z from 'zod'
 import { ICP_KERNELS } from '../scoring/index.ts'
 import { MAX_SCORING_WORKERS } from '../scoring/workers/index.ts'
@@ -9,6 +10,9 @@ export const WorkersFlagSchema = z.coerce.number().int().min(0).max(MAX_SCORING_
 
 /** `--kernel <name>`: which ICP objective implementation scores (all give the same bits; `js` is the reference). */
 export const KernelFlagSchema = z.enum(ICP_KERNELS).optional()
+
+/** `--backend <auto|cpu|gpu>`: the scoring backend (absent: AWB_SCORING_BACKEND, else auto); results are the same bits. */
+export const BackendFlagSchema = ScoringBackendChoiceSchema.optional()
 
 export function parseFlags<T extends z.ZodType>(command: string, schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value ?? {})

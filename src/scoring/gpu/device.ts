@@ -25,6 +25,8 @@ export interface NearestAnswers {
 export interface NearestDevice {
   /** What runs the searches, e.g. the WebGL renderer string (`SwiftShader …`, `NVIDIA …`) or `float32 emulation`. */
   readonly renderer: string
+  /** gpu.js's mode on that renderer (`gpu`, `webgl2`, `cpu`, …) or `emulation`; see classifyRenderer. */
+  readonly mode: string
   /** Uploads a flat xyz float32 cloud; returns its id for later groups. */
   upload(cloud: Float32Array): Promise<number>
   /** Frees clouds no longer needed. */

@@ -6,6 +6,7 @@ import type { NearestAnswers, NearestDevice, NearestGroup } from './device.ts'
 /** Brute-force float32 nearest search, the same loop the page kernel runs (gpu-nearest-kernel.ts). */
 export class Float32EmulationDevice implements NearestDevice {
   readonly renderer: string = 'float32 emulation (CPU)'
+  readonly mode: string = 'emulation'
   private readonly clouds = new Map<number, Float32Array>()
   private nextId = 0
 

@@ -44,6 +44,10 @@ export class PageNearestDevice implements NearestDevice {
     return this.info.renderer
   }
 
+  get mode(): string {
+    return this.info.mode
+  }
+
   /** Starts Vite + Chromium and loads the GPU page. Throws `SCORING_GPU_UNAVAILABLE` when any of it fails. */
   static async open(options: OpenPageDeviceOptions = {}): Promise<PageNearestDevice> {
     let browserPage: BrowserPage

@@ -15,6 +15,7 @@ const q = (w: number[]) => quaternionToMatrix(new Float64Array(9), w)
 /** A device that passes every group to `inner` and then rewrites the answers (to test that lies cost only speed). */
 class TamperingDevice implements NearestDevice {
   readonly renderer = 'tampering test device'
+  readonly mode = 'emulation'
   constructor(private readonly inner: NearestDevice, private readonly tamper: (answers: NearestAnswers, group: NearestGroup) => void) {}
   upload(cloud: Float32Array): Promise<number> { return this.inner.upload(cloud) }
   release(ids: readonly number[]): Promise<void> { return this.inner.release(ids) }
