@@ -54,6 +54,22 @@ describe('awb score --poses', () => {
     expect(bad.stderr).toMatch(/--kernel/)
   })
 
+  it('--backend cpu and auto give the same row, naming the backend used (cpu here: no GPU); a bad name exits 2', async () => {
+    const poses = await writePoses({ p: { position: [0.3, -0.2, 0.1], quaternion: [0.9, 0.1, -0.3, 0.2] } })
+    const rows: Record<string, unknown>[] = []
+    for (const backend of ['cpu', 'auto']) {
+      const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--backend', backend, '--workers', '0', '--json'])
+      expect(code).toBe(0)
+      const { seconds: _seconds, ...row } = JSON.parse(stdout) as Record<string, unknown>
+      expect(row.backend).toBe('cpu-kdtree')
+      rows.push(row)
+    }
+    expect(rows[1]).toStrictEqual(rows[0])
+    const bad = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--backend', 'cuda'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--backend/)
+  })
+
   it('lists every start with --candidates and accepts the {"poses": …} wrapper and a rotation matrix', async () => {
     const poses = await writePoses({ poses: { p: { position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] } } })
     const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--candidates', '--json'])
