@@ -6,7 +6,7 @@ import { availableParallelism, cpus } from 'node:os'
 import type { SampleInput, SampleScore } from '../src/scoring/index.ts'
 import { ScoringPool } from '../src/scoring/workers/index.ts'
 import {
-  PageNearestDevice, classifyRenderer, decideBackend, emptyLockstepStats, hasGpuDeviceNode, scoreSamplesOnDevice,
+  PageNearestDevice, classifyRenderer, selfTestDevice, decideBackend, emptyLockstepStats, hasGpuDeviceNode, scoreSamplesOnDevice,
   type NearestDevice,
 } from '../src/scoring/gpu/index.ts'
 import { floatBits } from '../test/helpers/float-bits.ts'
@@ -37,6 +37,7 @@ let device: NearestDevice
 if (isSoftwareForced || !hasGpuDeviceNode()) device = await PageNearestDevice.open()
 else device = (await decideBackend({ choice: 'gpu', cpuScore: input => pool.scoreSample(input) })).device!
 const kind = classifyRenderer(device.renderer, device.mode)
+log(`gpu self-test: passed (${Math.round(100 * await selfTestDevice(device))} % of its answers certify)`)
 log(`gpu page renderer: ${device.renderer} (${kind}, gpu.js mode ${device.mode})`)
 const points = Number(flag('--points') ?? (kind === 'hardware' ? 1000 : SOFTWARE_POINTS_PER_PART))
 if (!Number.isInteger(points) || points < 4 || points > 1000) throw new Error(`--points: expected a whole number from 4 to 1000, got ${flag('--points')}`)

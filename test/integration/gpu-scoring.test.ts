@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { alignmentStarts, planSample, quaternionToMatrix, runStarts, scoreSample, type SampleInput } from '../../src/scoring/index.ts'
 import { ScoringPool } from '../../src/scoring/workers/index.ts'
 import {
-  PageNearestDevice, decideBackend, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice,
+  PageNearestDevice, decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice,
 } from '../../src/scoring/gpu/index.ts'
 import { createScorer } from '../../src/evaluate/sample-scorer.ts'
 import type { AlignmentStart } from '../../src/scoring/index.ts'
@@ -63,8 +63,9 @@ function awbMiniSample(dir: string): SampleInput {
 }
 
 describe('gpu backend on the software renderer (real gpu.js page)', () => {
-  it('reports a software renderer', () => {
+  it('reports a software renderer and passes the self-test (every answer within the error model)', async () => {
     expect(device.renderer).toMatch(/SwiftShader/i)
+    expect(await selfTestDevice(device)).toBeGreaterThan(0.9)
   })
 
   const v02 = readVector('02_global_alignment.json') as { target: Rows[]; cases: { prediction: Rows[] }[] }

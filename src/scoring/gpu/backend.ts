@@ -8,6 +8,7 @@ import { calibrationSample } from './calibration.ts'
 import { classifyRenderer, type RendererKind, type ScoringBackendChoice } from './detect.ts'
 import type { NearestDevice } from './device.ts'
 import { scoreSamplesOnDevice } from './score-on-device.ts'
+import { selfTestDevice } from './self-test.ts'
 
 /** Parts of the calibration sample (1000 points each): big enough to be representative, small enough for ~1 s on CPU. */
 export const CALIBRATION_PARTS = 3
@@ -88,6 +89,16 @@ export async function decideBackend(options: DecideBackendOptions): Promise<{ de
   }
   if (device === undefined) throw new Error('decideBackend: no device was opened')
   const found = { renderer: device.renderer, rendererKind: kind }
+  if (choice === 'gpu' || kind === 'hardware') {
+    // Before it scores anything: every self-test answer must satisfy the certificate's premise (self-test.ts).
+    try {
+      await selfTestDevice(device)
+    } catch (error) {
+      await device.close()
+      if (choice === 'gpu') throw error
+      return { decision: { ...base, ...found, backend: 'cpu', reason: `the GPU failed its self-test: ${error instanceof Error ? error.message : String(error)}` }, device: undefined }
+    }
+  }
   if (choice === 'gpu') {
     const note = kind === 'hardware' ? 'hardware renderer' : `${kind} renderer: exact but slower than the CPU backend`
     return { decision: { ...base, ...found, backend: 'gpu', reason: `requested (--backend gpu); ${note}` }, device }

@@ -16,6 +16,16 @@ export interface LockstepSample {
   starts: readonly AlignmentStart[]
 }
 
+/**
+ * Every SPOT_CHECK_STRIDE-th query of each direction (a prime, so it never lines up with cloud structure) is also
+ * answered by the exact KD search, and the certificate's premise is checked on it: the GPU's second distance must not
+ * exceed, within the error bound, the real distance to the nearest point other than its index. The proof in
+ * certify.ts assumes the device computed over the uploaded data; this catches a device or gpu.js bug that does not
+ * (wrong texels, a miscompiled loop) and fails the sample with SCORING_GPU_UNTRUSTED instead of certifying garbage.
+ * It never changes a result; it costs ~2 % more KD queries.
+ */
+export const SPOT_CHECK_STRIDE = 61
+
 /** Counters of a lockstep run (for benchmarks, doctor and tests; results never depend on them). */
 export interface LockstepStats {
   /** Device round trips. */
@@ -161,6 +171,15 @@ function evaluateFromAnswers(
   return sumF / n + sumB / n
 }
 
+/** Throws SCORING_GPU_UNTRUSTED when the GPU's bound `lower` on every point other than `j` is not a bound (see SPOT_CHECK_STRIDE). */
+function spotCheck(tree: KdTree, x: number, y: number, z: number, j: number, lower: number, i: number): void {
+  const best = tree.nearest(x, y, z, -1)
+  const otherSq = best === j ? tree.secondLowerSq : tree.distSq
+  if (lower > Math.sqrt(otherSq) * (1 + 1e-12)) {
+    throw new ScoringError('SCORING_GPU_UNTRUSTED', `gpu scoring: the device's answer for query ${i} breaks its error bound (it claims no other point within ${lower}, one is at ${Math.sqrt(otherSq)}); the GPU or gpu.js computed over the wrong data; use --backend cpu and report the renderer`)
+  }
+}
+
 /**
  * One query direction. Forward: sources are P points p, moved to R·p + t, searched in T; the pair is (p, q_j).
  * Backward: sources are T points q, moved to Rᵀ(q − t), searched in P; the pair is (p_j, q). Accumulates Σs, Σq and
@@ -199,7 +218,9 @@ function direction(
     if (j >= 0 && j < m && Number.isInteger(j)) {
       const dx = x - dst[3 * j]!, dy = y - dst[3 * j + 1]!, dz = z - dst[3 * j + 2]!
       d2 = dx * dx + dy * dy + dz * dz
-      isOk = isCertified(d2, otherPointsLowerBound(second[offset + i]!, errorBound))
+      const lower = otherPointsLowerBound(second[offset + i]!, errorBound)
+      isOk = isCertified(d2, lower)
+      if (i % SPOT_CHECK_STRIDE === 0) spotCheck(dstTree, x, y, z, j, lower, i)
     }
     if (isOk) certified++
     else {

@@ -5,6 +5,7 @@ import { alignmentStarts, IcpContext, quaternionToMatrix, runStarts, scoreSample
 import { Float32EmulationDevice } from '../../../../src/scoring/gpu/float32-device.ts'
 import { emptyLockstepStats, runStartsLockstep } from '../../../../src/scoring/gpu/lockstep.ts'
 import { scoreSamplesOnDevice } from '../../../../src/scoring/gpu/score-on-device.ts'
+import { selfTestDevice } from '../../../../src/scoring/gpu/self-test.ts'
 import type { NearestAnswers, NearestDevice, NearestGroup } from '../../../../src/scoring/gpu/device.ts'
 import { floatBits } from '../../../helpers/float-bits.ts'
 import { flat, readVector, sampleFromEvaluation, type EvaluationLike, type PosesFile } from '../load-conformance.ts'
@@ -115,25 +116,36 @@ describe('adversarial near-ties and wrong device answers', () => {
     expect(stats.fallbacks).toBeGreaterThan(0)
   })
 
-  it('a device that swaps in the second-nearest index or garbage costs speed, not bits', async () => {
+  it('a device that answers indices naming no point costs speed, not bits', async () => {
     const v = readVector('02_global_alignment.json') as { target: Rows[]; cases: { prediction: Rows[] }[] }
     let tick = 0
-    const device = new TamperingDevice(new Float32EmulationDevice(), (answers, group) => {
-      const m = group.affines.length // any garbage: out of range, negative, fractional, NaN
-      for (let i = 0; i < answers.index.length; i += 7) answers.index[i] = [-1, 1e9, 0.5, Number.NaN, m + 3][tick++ % 5]!
+    // Indices that name no point (negative, out of range, fractional, NaN) are never certified; a real but wrong
+    // index is the next test's case.
+    const device = new TamperingDevice(new Float32EmulationDevice(), answers => {
+      for (let i = 0; i < answers.index.length; i += 7) answers.index[i] = [-1, 1e9, 0.5, Number.NaN, 2 ** 24][tick++ % 5]!
     })
     const stats = await expectSameStarts(flat(v.cases[1]!.prediction.flat()), flat(v.target.flat()), device)
     expect(stats.fallbacks).toBeGreaterThan(stats.queries / 8)
   })
 
-  it('a device that names a wrong (but real) point with an honest second distance is caught by the certificate', async () => {
+  it('a device that names a wrong (but real) point is refused loudly by the spot check, never certified', async () => {
     const v = readVector('02_global_alignment.json') as { target: Rows[]; cases: { prediction: Rows[] }[] }
-    // Replacing the answer by another index while keeping `second` (the min over the OTHER points, which then
-    // includes the true nearest) can never pass: the true nearest is closer than the named point.
+    // The swapped-in index has the true nearest point among its "other" points, so the kept `second` breaks the bound.
     const device = new TamperingDevice(new Float32EmulationDevice(), answers => {
       for (let i = 0; i < answers.index.length; i += 3) answers.index[i] = (answers.index[i]! + 1) % 150
     })
-    await expectSameStarts(flat(v.cases[1]!.prediction.flat()), flat(v.target.flat()), device)
+    const prediction = flat(v.cases[1]!.prediction.flat()), target = flat(v.target.flat())
+    await expect(runStartsLockstep(device, [{ prediction, target, starts: alignmentStarts(prediction, target) }])).rejects.toThrow(/SCORING_GPU_UNTRUSTED|breaks its error bound/)
+  })
+
+  it('a device that overstates the second distance (computing over wrong data) is refused by the spot check', async () => {
+    const v = readVector('02_global_alignment.json') as { target: Rows[]; cases: { prediction: Rows[] }[] }
+    const device = new TamperingDevice(new Float32EmulationDevice(), answers => {
+      for (let i = 0; i < answers.second.length; i++) answers.second[i] = answers.second[i]! * 4 + 1
+    })
+    const prediction = flat(v.cases[1]!.prediction.flat()), target = flat(v.target.flat())
+    const run = runStartsLockstep(device, [{ prediction, target, starts: alignmentStarts(prediction, target) }])
+    await expect(run).rejects.toMatchObject({ code: 'SCORING_GPU_UNTRUSTED' })
   })
 
   it('one IcpContext start and the lockstep start agree on a cloud with duplicated points', async () => {
@@ -145,5 +157,21 @@ describe('adversarial near-ties and wrong device answers', () => {
     const cpu = starts.map(s => new IcpContext(prediction, target).runStart(s))
     const [gpu] = await runStartsLockstep(new Float32EmulationDevice(), [{ prediction, target, starts }])
     expect(floatBits(gpu)).toBe(floatBits(cpu))
+  })
+})
+
+describe('device self-test', () => {
+  it('passes an honest float32 device and reports how much would certify', async () => {
+    const share = await selfTestDevice(new Float32EmulationDevice())
+    expect(share).toBeGreaterThan(0.9)
+  })
+
+  it('refuses a device that reads wrong data (its second distances overstate), naming the renderer', async () => {
+    let calls = 0
+    const device = new TamperingDevice(new Float32EmulationDevice(), answers => {
+      // Like a mis-sized texture: only some answers of the 2000-point cloud go wrong.
+      if (calls++ === 2) for (let i = 0; i < answers.second.length; i += 97) answers.second[i] = answers.second[i]! * 3 + 0.1
+    })
+    await expect(selfTestDevice(device)).rejects.toMatchObject({ code: 'SCORING_GPU_UNTRUSTED', message: expect.stringMatching(/tampering test device.*cannot be trusted/) })
   })
 })
