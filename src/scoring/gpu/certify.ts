@@ -13,6 +13,12 @@
 // exact tie, a garbage index, non-finite numbers) the caller runs the exact KD search instead. A wrong GPU answer can
 // therefore cost time, never a different bit.
 //
+// The one premise: the device really computed over the uploaded clouds and maps (s2 is a minimum over every other
+// point). A device that reads the wrong data breaks it; self-test.ts checks every answer on seeded clouds when a device
+// opens, and lockstep.ts re-checks every SPOT_CHECK_STRIDE-th query against the KD search, failing with
+// SCORING_GPU_UNTRUSTED. (gpu.js Array1D(3) inputs were ~1.8× faster on SwiftShader but misread texels at some cloud
+// sizes, e.g. 2000 and 4096 points: the self-test catches exactly that, so the kernel keeps flat arrays.)
+//
 // Error model, deliberately pessimistic: WebGL does not promise IEEE float32 arithmetic, so every GPU operation is
 // allowed a relative error of GPU_OP_ULP_ERROR = 2^-20 (16 float32 ulps) instead of 2^-24, and any value below
 // FLUSH_ABS may be flushed to zero.
