@@ -2,7 +2,7 @@
 # GPU check (≤ 5 minutes): on a machine with an NVIDIA GPU, checks that the gpu scoring backend gives the CPU backend's
 # bits and prints chair / 18-part / per-step-curve timings for cpu and gpu side by side. Needs no network when
 # node_modules is present (npm ci otherwise). `--software` forces the SwiftShader path (thinned clouds) anywhere.
-# Usage: bench/gpu-check.sh [--software] [--points <per part>]
+# Usage: bench/gpu-check.sh [--software] [--points <per part>] [--budget-s <seconds, default 200>]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIMIT_S=300

@@ -38,11 +38,13 @@ export interface LockstepStats {
   fallbacks: number
   /** Milliseconds spent waiting for the device. */
   deviceMs: number
+  /** Point pairs the device compared (source points × target points × maps, summed over groups). */
+  pairs: number
 }
 
 /** A fresh all-zero LockstepStats. */
 export function emptyLockstepStats(): LockstepStats {
-  return { rounds: 0, queries: 0, certified: 0, fallbacks: 0, deviceMs: 0 }
+  return { rounds: 0, queries: 0, certified: 0, fallbacks: 0, deviceMs: 0, pairs: 0 }
 }
 
 interface SampleState {
@@ -126,6 +128,7 @@ export async function runStartsLockstep(device: NearestDevice, samples: readonly
         groupOf.set(s, groups.length)
         groups.push({ source: sampleStates[s]!.cloudP, target: sampleStates[s]!.cloudT, affines: fwd }, { source: sampleStates[s]!.cloudT, target: sampleStates[s]!.cloudP, affines: bwd })
       }
+      for (const g of groups) stats.pairs += groupSize(sampleStates, g) * (g.affines.length / 12)
       const started = performance.now()
       const answers = await device.nearest(groups)
       stats.deviceMs += performance.now() - started
@@ -149,6 +152,14 @@ export async function runStartsLockstep(device: NearestDevice, samples: readonly
   } finally {
     if (uploaded.length > 0) await device.release(uploaded)
   }
+}
+
+/** Source points × target points of a group (both clouds of a sample have the same size). */
+function groupSize(states: readonly SampleState[], group: NearestGroup): number {
+  for (const state of states) {
+    if (group.source === state.cloudP || group.source === state.cloudT) return state.context.size * state.context.size
+  }
+  return 0
 }
 
 /**
