@@ -2,9 +2,10 @@
 // `auto` takes the GPU only when a hardware renderer is found AND a short calibration shows it faster and bit-identical.
 import { existsSync, readdirSync } from 'node:fs'
 import { CHROMIUM_GPU_ARG_SETS } from '../../shared/chromium.ts'
+import { ScoringError } from '../errors.ts'
 import type { SampleScore } from '../score-sample.ts'
 import type { SampleInput } from '../sample.ts'
-import { calibrationSample } from './calibration.ts'
+import { CALIBRATION_POINTS_PER_PART, calibrationSample } from './calibration.ts'
 import { classifyRenderer, type RendererKind, type ScoringBackendChoice } from './detect.ts'
 import type { NearestDevice } from './device.ts'
 import { scoreSamplesOnDevice } from './score-on-device.ts'
@@ -37,6 +38,10 @@ export interface DecideBackendOptions {
   hasGpuDeviceNode?: () => boolean
   /** Parts of the calibration sample; default CALIBRATION_PARTS. */
   calibrationParts?: number
+  /** Points per part of the calibration sample; default CALIBRATION_POINTS_PER_PART (tests shrink it). */
+  calibrationPointsPerPart?: number
+  /** Millisecond clock for the calibration; default performance.now (tests pass a scripted one). */
+  _now?: () => number
 }
 
 /** /dev/nvidia0… or a DRM render node: without one, no browser can reach a hardware GPU on Linux. */
@@ -74,20 +79,37 @@ export async function decideBackend(options: DecideBackendOptions): Promise<{ de
   const argSets = hasNode ? CHROMIUM_GPU_ARG_SETS : [[]]
   let device: NearestDevice | undefined
   let kind: RendererKind = 'none'
+  // A flag set Chromium cannot start with (no Vulkan loader, say) just moves on to the next one. The first software
+  // page is kept in reserve (so `gpu` can still run, and `auto` can name the renderer it refused) until a hardware one.
+  const failures: string[] = []
   for (const args of argSets) {
+    let opened: NearestDevice
     try {
-      device = await open(args)
+      opened = await open(args)
     } catch (error) {
-      // `gpu` was asked for explicitly: its failure is the answer. `auto` just keeps the CPU.
-      if (choice === 'gpu') throw error
-      return { decision: { ...base, backend: 'cpu', reason: `the GPU page could not open (${error instanceof Error ? error.message : String(error)})` }, device: undefined }
+      failures.push(`${args.join(' ') || 'default flags'}: ${error instanceof Error ? error.message : String(error)}`)
+      continue
     }
-    kind = classifyRenderer(device.renderer, device.mode)
-    if (kind === 'hardware' || argSets.at(-1) === args) break
-    await device.close()
-    device = undefined
+    const openedKind = classifyRenderer(opened.renderer, opened.mode)
+    if (openedKind === 'hardware') {
+      await device?.close()
+      device = opened
+      kind = openedKind
+      break
+    }
+    if (device === undefined) {
+      device = opened
+      kind = openedKind
+    } else {
+      await opened.close()
+    }
   }
-  if (device === undefined) throw new Error('decideBackend: no device was opened')
+  if (device === undefined) {
+    const reason = `the GPU page could not open (${failures.join('; ')})`
+    // `gpu` was asked for explicitly: its failure is the answer. `auto` just keeps the CPU.
+    if (choice === 'gpu') throw new ScoringError('SCORING_GPU_UNAVAILABLE', `${reason}; use --backend cpu or auto`)
+    return { decision: { ...base, backend: 'cpu', reason }, device: undefined }
+  }
   const found = { renderer: device.renderer, rendererKind: kind }
   if (choice === 'gpu' || kind === 'hardware') {
     // Before it scores anything: every self-test answer must satisfy the certificate's premise (self-test.ts).
@@ -108,13 +130,14 @@ export async function decideBackend(options: DecideBackendOptions): Promise<{ de
     const why = kind === 'software' ? 'is a software rasterizer' : 'is not a usable WebGL2 GPU'
     return { decision: { ...base, ...found, backend: 'cpu', reason: `the browser's WebGL renderer "${device.renderer}" ${why}; the CPU kernels are faster` }, device: undefined }
   }
-  const sample = calibrationSample(options.calibrationParts ?? CALIBRATION_PARTS)
-  let clock = performance.now()
+  const sample = calibrationSample(options.calibrationParts ?? CALIBRATION_PARTS, options.calibrationPointsPerPart ?? CALIBRATION_POINTS_PER_PART)
+  const now = options._now ?? (() => performance.now())
+  let clock = now()
   const cpu = await options.cpuScore(sample)
-  const cpuMs = performance.now() - clock
-  clock = performance.now()
+  const cpuMs = now() - clock
+  clock = now()
   const [outcome] = await scoreSamplesOnDevice(device, [sample])
-  const gpuMs = performance.now() - clock
+  const gpuMs = now() - clock
   const isIdentical = outcome !== undefined && 'score' in outcome && JSON.stringify(outcome.score) === JSON.stringify(cpu)
   const calibration = { cpuMs, gpuMs, isIdentical }
   const times = `calibration ${Math.round(gpuMs)} ms on the GPU vs ${Math.round(cpuMs)} ms on the CPU`
