@@ -19,13 +19,16 @@ type Rows = number[][]
 const q = (w: number[]) => quaternionToMatrix(new Float64Array(9), w)
 const AWB_MINI = fileURLToPath(new URL('../../fixtures/awb-mini/', import.meta.url))
 const CHAIR = fileURLToPath(new URL('../fixtures/conformance/scoring/11_chair/', import.meta.url))
-/** The awb-mini samples small enough for SwiftShader in a test (2 and 3 parts); every part is moved off its GT pose. */
+/** The awb-mini samples small enough for SwiftShader in a test (the four 2-part ones); part 0 is moved off its GT pose. */
 const AWB_MINI_SMALL = [
   'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/15--15505',
   'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/16--16256',
   'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/17--17461',
   'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/19--19045',
 ]
+
+/** Limit of the tests that brute-force thousands of points on SwiftShader (a busy 2-core machine varies ~3× in speed). */
+const SWIFTSHADER_TIMEOUT_MS = 180_000
 
 let device: PageNearestDevice
 
@@ -96,17 +99,18 @@ describe('gpu backend on the software renderer (real gpu.js page)', () => {
     await expectSameStarts(prepared.prediction, prepared.target, starts.filter(s => s.name === 'pca-3' || s.name === 'part-0'))
   })
 
-  it('11 chair (6000 points), perfect pose: its winning start pca-3 bit-identical', async () => {
+  // The two chair poses whose winning start converges in one iteration (the others need 7–76 rounds of 2–10 s each).
+  it.each([['perfect', 'pca-3'], ['rigid', 'part-2']])('11 chair (6000 points), %s pose: its winning start %s bit-identical', async (pose, seed) => {
     const ev = JSON.parse(readFileSync(`${CHAIR}evaluation.json`, 'utf8')) as EvaluationLike
-    const poses = JSON.parse(readFileSync(`${CHAIR}poses/perfect.json`, 'utf8')) as PosesFile
+    const poses = JSON.parse(readFileSync(`${CHAIR}poses/${pose}.json`, 'utf8')) as PosesFile
     const { prepared, starts } = planSample(sampleFromEvaluation(ev, poses, q))
-    await expectSameStarts(prepared.prediction, prepared.target, starts.filter(s => s.name === 'pca-3'))
-  })
+    await expectSameStarts(prepared.prediction, prepared.target, starts.filter(s => s.name === seed))
+  }, SWIFTSHADER_TIMEOUT_MS)
 
   it.each(AWB_MINI_SMALL)('awb-mini %s, one part moved: the part-0 start bit-identical', async dir => {
     const { prepared, starts } = planSample(awbMiniSample(dir), { pointsPerPart: 1000 })
     await expectSameStarts(prepared.prediction, prepared.target, starts.filter(s => s.name === 'part-0'))
-  })
+  }, SWIFTSHADER_TIMEOUT_MS)
 
   it('a whole thinned awb-mini row (every start, matching, metrics) and a batched second one are bit-identical', async () => {
     const thin = (input: SampleInput): SampleInput => ({ ...input, clouds: input.clouds.map(c => Float64Array.from(Array.prototype.slice.call(c, 0, 60) as number[])) })
