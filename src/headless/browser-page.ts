@@ -11,7 +11,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
 const PAGE_READY_TIMEOUT_MS = 60_000
 /** Dependencies Vite must pre-bundle before the page asks for them (CommonJS ones cannot load unbundled). */
-const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill', 'gpu.js']
+const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill']
 
 export interface OpenBrowserPageOptions {
   /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
@@ -27,6 +27,11 @@ export interface OpenBrowserPageOptions {
   hasOwnSignalHandling?: boolean | undefined
   /** Flags added to `CHROMIUM_ARGS` (e.g. one of `CHROMIUM_GPU_ARG_SETS`). Default none. */
   extraArgs?: readonly string[] | undefined
+  /**
+   * More CommonJS / UMD dependencies to pre-bundle (e.g. `gpu.js` for the GPU scoring page). They get their own Vite
+   * cache (`awb-headless-<names>`), so pages with and without them never invalidate each other's. Default none.
+   */
+  extraDependencies?: readonly string[] | undefined
 }
 
 /** A page loaded in headless Chromium, served by its own Vite server. */
@@ -59,7 +64,7 @@ export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<
     return closing
   }
   try {
-    const server = await startPageServer(options.hasOwnSignalHandling === true)
+    const server = await startPageServer(options.hasOwnSignalHandling === true, options.extraDependencies ?? [])
     stack.push(() => server.close())
     const browser = await launch(executablePath, options.hasOwnSignalHandling === true, options.extraArgs ?? [])
     stack.push(() => browser.close())
@@ -108,7 +113,7 @@ export async function evaluateWithTimeout<T>(task: Promise<T>, timeoutMs: number
   }
 }
 
-async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevServer> {
+async function startPageServer(hasOwnSignalHandling: boolean, extraDependencies: readonly string[]): Promise<ViteDevServer> {
   const sigterm = process.listeners('SIGTERM')
   const stdinEnd = process.stdin.listeners('end')
   try {
@@ -116,10 +121,10 @@ async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevSe
       configFile: false,
       root: PAGE_DIR,
       // Its own pre-bundle cache, so driver runs never invalidate the one Vitest keeps.
-      cacheDir: `${PROJECT_ROOT}node_modules/.vite/awb-headless`,
+      cacheDir: `${PROJECT_ROOT}node_modules/.vite/awb-headless${extraDependencies.map(name => `-${name.replace(/[^a-z0-9]+/gi, '_')}`).join('')}`,
       logLevel: 'error',
       clearScreen: false,
-      optimizeDeps: { include: PREBUNDLED_DEPENDENCIES },
+      optimizeDeps: { include: [...PREBUNDLED_DEPENDENCIES, ...extraDependencies] },
       server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: [PROJECT_ROOT] } },
     })
     const listening = await server.listen()

@@ -53,7 +53,7 @@ export class PageNearestDevice implements NearestDevice {
     let browserPage: BrowserPage
     try {
       browserPage = await openBrowserPage({
-        file: 'gpu-nearest.html', readyGlobal: GPU_NEAREST_GLOBAL, extraArgs: options.extraArgs ?? [],
+        file: 'gpu-nearest.html', readyGlobal: GPU_NEAREST_GLOBAL, extraArgs: options.extraArgs ?? [], extraDependencies: ['gpu.js'],
         ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
       })
     } catch (cause) {
