@@ -6,7 +6,7 @@ import { availableParallelism, cpus } from 'node:os'
 import type { SampleInput, SampleScore } from '../src/scoring/index.ts'
 import { ScoringPool } from '../src/scoring/workers/index.ts'
 import {
-  PageNearestDevice, classifyRenderer, selfTestDevice, decideBackend, emptyLockstepStats, hasGpuDeviceNode, scoreSamplesOnDevice,
+  openPageDevice, classifyRenderer, selfTestDevice, decideBackend, emptyLockstepStats, hasGpuDeviceNode, scoreSamplesOnDevice,
   type NearestDevice,
 } from '../src/scoring/gpu/index.ts'
 import { floatBits } from '../test/helpers/float-bits.ts'
@@ -35,7 +35,7 @@ await auto.device?.close()
 log(`auto decision: ${auto.decision.backend} (${auto.decision.reason})`)
 
 let device: NearestDevice
-if (isSoftwareForced || !hasGpuDeviceNode()) device = await PageNearestDevice.open()
+if (isSoftwareForced || !hasGpuDeviceNode()) device = await openPageDevice()
 else device = (await decideBackend({ choice: 'gpu', cpuScore: input => pool.scoreSample(input) })).device!
 const kind = classifyRenderer(device.renderer, device.mode)
 log(`gpu self-test: passed (${Math.round(100 * await selfTestDevice(device))} % of its answers certify)`)

@@ -24,6 +24,9 @@ const POINTS_PER_PART = 1000
 /** Row label of the CPU backend. */
 export const CPU_BACKEND_LABEL = 'cpu-kdtree'
 
+/** Row label of the GPU backend before its renderer is known. */
+export const GPU_BACKEND_LABEL = 'gpu-gpujs'
+
 /** Row label of the GPU backend on a device: `gpu-gpujs:hardware` or `gpu-gpujs:software` (forced on SwiftShader). */
 export function gpuBackendLabel(device: NearestDevice): string {
   return `gpu-gpujs:${classifyRenderer(device.renderer, device.mode)}`
@@ -46,7 +49,8 @@ export interface CreateScorerOptions {
 export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
   const pool = new ScoringPool(options)
   const choice = options.backend ?? scoringBackendFromEnv(process.env)
-  let label = CPU_BACKEND_LABEL
+  // Until the first score decides: the CPU for cpu / auto (auto keeps it unless a GPU wins), the GPU for gpu.
+  let label = choice === 'gpu' ? GPU_BACKEND_LABEL : CPU_BACKEND_LABEL
   let decided: Promise<{ decision: BackendDecision; device: NearestDevice | undefined; batch: DeviceBatchScorer | undefined }> | undefined
   const cpuScore = (input: SampleInput): Promise<SampleScore> => pool.scoreSample(input, { pointsPerPart: POINTS_PER_PART })
   const decide = () => decided ??= decideBackend({ choice, cpuScore: input => pool.scoreSample(input) }).then(({ decision, device }) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { alignmentStarts, planSample, quaternionToMatrix, runStarts, scoreSample, type SampleInput } from '../../src/scoring/index.ts'
 import { ScoringPool } from '../../src/scoring/workers/index.ts'
 import {
-  PageNearestDevice, decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice,
+  openPageDevice, decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice, type PageNearestDevice,
 } from '../../src/scoring/gpu/index.ts'
 import { createScorer } from '../../src/evaluate/sample-scorer.ts'
 import type { AlignmentStart } from '../../src/scoring/index.ts'
@@ -33,7 +33,7 @@ const SWIFTSHADER_TIMEOUT_MS = 180_000
 let device: PageNearestDevice
 
 beforeAll(async () => {
-  device = await PageNearestDevice.open()
+  device = await openPageDevice()
 }, 120_000)
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import * as z from 'zod'
 import { computeRunCurves, isFailedCurve } from '../../evaluate/curves/index.ts'
 import { createScorer } from '../../evaluate/sample-scorer.ts'
 import { readMetricsRows, writeCurves, writeMetricsArrow } from '../../report/columnar/index.ts'
-import { BackendFlagSchema, KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
 const CurvesFlagsSchema = z.looseObject({
@@ -21,7 +21,7 @@ export async function run(args: unknown[]): Promise<number> {
   const scorer = createScorer({
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
     ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
-    ...(flags.backend === undefined ? {} : { backend: flags.backend }),
+    backend: scoringBackend(flags.backend),
   })
   const curves = await computeRunCurves({
     runDir,

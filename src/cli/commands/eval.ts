@@ -2,7 +2,7 @@
 import * as z from 'zod'
 import { evaluateRuns } from '../../evaluate/evaluate-runs.ts'
 import { createScorer } from '../../evaluate/sample-scorer.ts'
-import { BackendFlagSchema, KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
 const EvalFlagsSchema = z.looseObject({
@@ -22,7 +22,7 @@ export async function run(args: unknown[]): Promise<number> {
   const scorer = createScorer({
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
     ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
-    ...(flags.backend === undefined ? {} : { backend: flags.backend }),
+    backend: scoringBackend(flags.backend),
   })
   const { rows, summary, outputDir } = await evaluateRuns({
     runDirs,

@@ -2,7 +2,7 @@
 import * as z from 'zod'
 import { parseEvaluation } from '../../package/index.ts'
 import { createScorer } from '../../evaluate/sample-scorer.ts'
-import { BackendFlagSchema, KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { errorFields, scoredFields } from '../../evaluate/rows.ts'
 import { parsePosesFile } from '../../evaluate/poses-file.ts'
 import { readFinalScene } from '../../evaluate/final-scene.ts'
@@ -61,7 +61,7 @@ export async function run(args: unknown[]): Promise<number> {
   const scorer = createScorer({
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
     ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
-    ...(flags.backend === undefined ? {} : { backend: flags.backend }),
+    backend: scoringBackend(flags.backend),
   })
   const started = performance.now()
   let row: Record<string, unknown>

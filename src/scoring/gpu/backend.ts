@@ -8,6 +8,7 @@ import type { SampleInput } from '../sample.ts'
 import { CALIBRATION_POINTS_PER_PART, calibrationSample } from './calibration.ts'
 import { classifyRenderer, type RendererKind, type ScoringBackendChoice } from './detect.ts'
 import type { NearestDevice } from './device.ts'
+import type { OpenPageDeviceOptions, PageNearestDevice } from './page-device.ts'
 import { scoreSamplesOnDevice } from './score-on-device.ts'
 import { selfTestDevice } from './self-test.ts'
 
@@ -55,9 +56,17 @@ export function hasGpuDeviceNode(): boolean {
   }
 }
 
-async function defaultOpenDevice(extraArgs: readonly string[]): Promise<NearestDevice> {
-  const { PageNearestDevice } = await import('./page-device.ts')
-  return PageNearestDevice.open({ extraArgs })
+/**
+ * Opens the GPU scoring page (PageNearestDevice.open). Loaded lazily, so importing this folder never loads Playwright
+ * or Vite: only choosing the GPU does.
+ */
+export async function openPageDevice(options: OpenPageDeviceOptions = {}): Promise<PageNearestDevice> {
+  const { PageNearestDevice: Device } = await import('./page-device.ts')
+  return Device.open(options)
+}
+
+function defaultOpenDevice(extraArgs: readonly string[]): Promise<NearestDevice> {
+  return openPageDevice({ extraArgs })
 }
 
 /**

@@ -1,4 +1,4 @@
-// Public entry of the GPU scoring backend (Node only: it drives a Chromium page); named re-exports, nothing computed here.
+// Public entry of the GPU scoring backend (Node only: it drives a Chromium page, loaded lazily); named re-exports, nothing computed here.
 export {
   CERTIFY_MARGIN, DISTANCE_RELATIVE_ERROR, FLOAT32_ROUNDING, FLUSH_ABS, GPU_NO_CANDIDATE, GPU_OP_ULP_ERROR, QUERY_RELATIVE_ERROR,
   cloudBounds, isCertified, otherPointsLowerBound, pointErrorBound, queryErrorBound,
@@ -14,5 +14,8 @@ export {
   DEFAULT_SCORING_BACKEND, SCORING_BACKEND_CHOICES, ScoringBackendChoiceSchema, classifyRenderer, scoringBackendFromEnv,
   type RendererKind, type ScoringBackendChoice,
 } from './detect.ts'
-export { CALIBRATION_PARTS, GPU_MIN_SPEEDUP_FRACTION, decideBackend, hasGpuDeviceNode, type BackendDecision, type DecideBackendOptions } from './backend.ts'
-export { GPU_BATCH_TIMEOUT_MS, PageNearestDevice, type OpenPageDeviceOptions } from './page-device.ts'
+export {
+  CALIBRATION_PARTS, GPU_MIN_SPEEDUP_FRACTION, decideBackend, hasGpuDeviceNode, openPageDevice, type BackendDecision, type DecideBackendOptions,
+} from './backend.ts'
+// Types only: the page device pulls in Playwright and Vite, so it is loaded lazily (openPageDevice).
+export type { OpenPageDeviceOptions, PageNearestDevice } from './page-device.ts'

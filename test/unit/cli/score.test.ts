@@ -68,6 +68,16 @@ describe('awb score --poses', () => {
     const bad = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--backend', 'cuda'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--backend/)
+    const saved = process.env.AWB_SCORING_BACKEND
+    process.env.AWB_SCORING_BACKEND = 'cuda'
+    try {
+      const badEnv = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses])
+      expect(badEnv.code).toBe(2)
+      expect(badEnv.stderr).toMatch(/AWB_SCORING_BACKEND="cuda": expected one of auto, cpu, gpu/)
+    } finally {
+      if (saved === undefined) delete process.env.AWB_SCORING_BACKEND
+      else process.env.AWB_SCORING_BACKEND = saved
+    }
   })
 
   it('lists every start with --candidates and accepts the {"poses": …} wrapper and a rotation matrix', async () => {
