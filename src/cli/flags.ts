@@ -1,5 +1,6 @@
 // Parses cac's options object with a zod schema once, turning bad flags into usage errors (exit 2).
 import * as z from 'zod'
+import { ScoringBackendChoiceSchema, scoringBackendFromEnv, type ScoringBackendChoice } from '../scoring/gpu/index.ts'
 import { ICP_KERNELS } from '../scoring/index.ts'
 import { MAX_SCORING_WORKERS } from '../scoring/workers/index.ts'
 import { UsageError } from './usage-error.ts'
@@ -9,6 +10,19 @@ export const WorkersFlagSchema = z.coerce.number().int().min(0).max(MAX_SCORING_
 
 /** `--kernel <name>`: which ICP objective implementation scores (all give the same bits; `js` is the reference). */
 export const KernelFlagSchema = z.enum(ICP_KERNELS).optional()
+
+/** `--backend <auto|cpu|gpu>`: the scoring backend (absent: AWB_SCORING_BACKEND, else auto); results are the same bits. */
+export const BackendFlagSchema = ScoringBackendChoiceSchema.optional()
+
+/** The backend a command scores with: `--backend`, else AWB_SCORING_BACKEND, else auto; a bad variable is a usage error. */
+export function scoringBackend(flag: ScoringBackendChoice | undefined, env: Record<string, string | undefined> = process.env): ScoringBackendChoice {
+  if (flag !== undefined) return flag
+  try {
+    return scoringBackendFromEnv(env)
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+}
 
 export function parseFlags<T extends z.ZodType>(command: string, schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value ?? {})

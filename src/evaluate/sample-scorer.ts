@@ -1,17 +1,25 @@
-// The scoring backend the evaluation glue calls: the CPU scorer, on worker threads or in this thread, one sample at a
-// time; says which ICP kernel ran and how long a sample waited for the shared pool apart from its computation.
+// The scoring backend the evaluation glue calls: the CPU scorer (worker threads or this thread, one sample at a time)
+// or, when chosen (--backend / AWB_SCORING_BACKEND), the certified GPU backend. Every row names the backend and kernel
+// actually used, and a CPU sample's wait for the shared pool is measured apart from its computation.
 import type { IcpKernel, SampleInput, SampleScore } from '../scoring/index.ts'
 import { ScoringPool } from '../scoring/workers/index.ts'
+import {
+  DeviceBatchScorer, decideBackend, scoringBackendFromEnv, classifyRenderer,
+  type BackendDecision, type NearestDevice, type ScoringBackendChoice,
+} from '../scoring/gpu/index.ts'
 
-/** Time one `score` call took, in ms: waiting for the samples queued before it, then computing on the pool. */
+/** Time one `score` call took, in ms: waiting for the samples queued before it, then computing. */
 export interface ScoringTiming {
   queueMs: number
   computeMs: number
 }
 
-/** Scores one sample; implementations return the same result whatever their parallelism. */
+/** Scores one sample; implementations return the same result whatever their parallelism or device. */
 export interface SampleScorer {
-  /** Reported as `backend` in rows, result.json and CLI output: names the ICP kernel that runs (`cpu-cells`, …). */
+  /**
+   * Reported as `backend` in rows, result.json and CLI output: the backend actually used (known after the first
+   * score), naming the CPU kernel that ran (`cpu-cells`, …) or the GPU's renderer class (`gpu-gpujs:hardware`).
+   */
   readonly backend: string
   /** Worker threads in use (0 = the calling thread). */
   readonly workers: number
@@ -30,45 +38,90 @@ export interface SampleScorer {
 /** Every evaluation.json carries exactly this many points per part. */
 const POINTS_PER_PART = 1000
 
-/** The backend label of each kernel: what finds nearest points (Voronoi cells, or KD-tree searches) and where. */
+/** The CPU backend's label for each kernel: what finds nearest points (Voronoi cells, or KD-tree searches) and where. */
 export const SCORING_BACKENDS = {
   cells: 'cpu-cells',
   wasm: 'cpu-kdtree-wasm',
   js: 'cpu-kdtree-js',
 } as const satisfies Record<IcpKernel, string>
 
+/** Row label of the GPU backend before its renderer is known. */
+export const GPU_BACKEND_LABEL = 'gpu-gpujs'
+
+/** Row label of the GPU backend on a device: `gpu-gpujs:hardware` or `gpu-gpujs:software` (forced on SwiftShader). */
+export function gpuBackendLabel(device: NearestDevice): string {
+  return `gpu-gpujs:${classifyRenderer(device.renderer, device.mode)}`
+}
+
 export interface CreateScorerOptions {
   /** Worker threads; 0 scores in this thread; default: the CPU count, at most 8. */
   workers?: number
   /** ICP objective implementation; default `cells` (fastest). */
   kernel?: IcpKernel
+  /** `auto` (default: AWB_SCORING_BACKEND, else auto), `cpu` or `gpu`. */
+  backend?: ScoringBackendChoice
 }
 
+/**
+ * A scorer for `options.backend`. The choice is made on the first `score` (so `cpu` and an `auto` without a GPU never
+ * start a browser); `backend` names the CPU until then. A device failure fails the sample (an error row), it never
+ * falls back silently.
+ */
 export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
   const pool = new ScoringPool(options)
-  // Samples take turns here, so the time one waits for those before it is measured apart from its own.
+  const choice = options.backend ?? scoringBackendFromEnv(process.env)
+  const cpuLabel = SCORING_BACKENDS[pool.kernel]
+  // Until the first score decides: the CPU for cpu / auto (auto keeps it unless a GPU wins), the GPU for gpu.
+  let label = choice === 'gpu' ? GPU_BACKEND_LABEL : cpuLabel
+  let decided: Promise<{ decision: BackendDecision; device: NearestDevice | undefined; batch: DeviceBatchScorer | undefined }> | undefined
+  const decide = () => decided ??= decideBackend({ choice, cpuScore: input => pool.scoreSample(input) }).then(({ decision, device }) => {
+    if (device !== undefined) label = gpuBackendLabel(device)
+    return { decision, device, batch: device === undefined ? undefined : new DeviceBatchScorer(device, { pointsPerPart: POINTS_PER_PART }) }
+  })
+  // CPU samples take turns here (the pool runs one at a time), so the time one waits for those before it is measured
+  // apart from its own. GPU samples are not queued: concurrent ones share one lockstep batch on the device.
   let turn: Promise<unknown> = Promise.resolve()
+  const cpuScore = (input: SampleInput, timing: ScoringTiming | undefined): Promise<SampleScore> => {
+    const queued = performance.now()
+    const run = turn.then(async () => {
+      const started = performance.now()
+      try {
+        return await pool.scoreSample(input, { pointsPerPart: POINTS_PER_PART })
+      } finally {
+        if (timing !== undefined) {
+          timing.queueMs = started - queued
+          timing.computeMs = performance.now() - started
+        }
+      }
+    })
+    turn = run.catch(() => undefined)
+    return run
+  }
+  const deviceScore = async (batch: DeviceBatchScorer, input: SampleInput, timing: ScoringTiming | undefined): Promise<SampleScore> => {
+    const started = performance.now()
+    try {
+      return await batch.score(input)
+    } finally {
+      if (timing !== undefined) {
+        timing.queueMs = 0
+        timing.computeMs = performance.now() - started
+      }
+    }
+  }
   return {
-    backend: SCORING_BACKENDS[pool.kernel],
+    get backend() { return label },
     workers: pool.workers,
     kernel: pool.kernel,
-    start: () => pool.start(),
-    score: (input, scoreOptions = {}) => {
-      const queued = performance.now()
-      const run = turn.then(async () => {
-        const started = performance.now()
-        try {
-          return await pool.scoreSample(input, { pointsPerPart: POINTS_PER_PART })
-        } finally {
-          if (scoreOptions.timing !== undefined) {
-            scoreOptions.timing.queueMs = started - queued
-            scoreOptions.timing.computeMs = performance.now() - started
-          }
-        }
-      })
-      turn = run.catch(() => undefined)
-      return run
+    start: () => { if (choice !== 'gpu') pool.start() },
+    score: async (input, scoreOptions = {}) => {
+      if (choice === 'cpu') return cpuScore(input, scoreOptions.timing)
+      const { batch } = await decide()
+      return batch === undefined ? cpuScore(input, scoreOptions.timing) : deviceScore(batch, input, scoreOptions.timing)
     },
-    close: () => pool.close(),
+    close: async () => {
+      const state = decided === undefined ? undefined : await decided.catch(() => undefined)
+      await state?.device?.close()
+      await pool.close()
+    },
   }
 }

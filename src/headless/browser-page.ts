@@ -30,6 +30,13 @@ export interface OpenBrowserPageOptions {
    * install its handlers, which close the browser and exit the process at once. Default false.
    */
   hasOwnSignalHandling?: boolean | undefined
+  /** Flags added to `CHROMIUM_ARGS` (e.g. one of `CHROMIUM_GPU_ARG_SETS`). Default none. */
+  extraArgs?: readonly string[] | undefined
+  /**
+   * More CommonJS / UMD dependencies to pre-bundle (e.g. `gpu.js` for the GPU scoring page). They get their own Vite
+   * cache (`awb-headless-<names>`), so pages with and without them never invalidate each other's. Default none.
+   */
+  extraDependencies?: readonly string[] | undefined
 }
 
 /** A page loaded in headless Chromium, served by its own Vite server. */
@@ -62,9 +69,9 @@ export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<
     return closing
   }
   try {
-    const server = await startPageServer(options.hasOwnSignalHandling === true)
+    const server = await startPageServer(options.hasOwnSignalHandling === true, options.extraDependencies ?? [])
     stack.push(() => server.close())
-    const browser = await launch(executablePath, options.hasOwnSignalHandling === true)
+    const browser = await launch(executablePath, options.hasOwnSignalHandling === true, options.extraArgs ?? [])
     stack.push(() => browser.close())
     const page = await browser.newPage()
     const pageErrors: string[] = []
@@ -111,17 +118,18 @@ export async function evaluateWithTimeout<T>(task: Promise<T>, timeoutMs: number
   }
 }
 
-async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevServer> {
+async function startPageServer(hasOwnSignalHandling: boolean, extraDependencies: readonly string[]): Promise<ViteDevServer> {
   const sigterm = process.listeners('SIGTERM')
   const stdinEnd = process.stdin.listeners('end')
   try {
     const server = await createServer({
       configFile: false,
       root: PAGE_DIR,
-      cacheDir: CACHE_DIR,
+      // Its own pre-bundle cache (one per dependency set), so driver runs never invalidate the one Vitest keeps.
+      cacheDir: `${CACHE_DIR}${extraDependencies.map(name => `-${name.replace(/[^a-z0-9]+/gi, '_')}`).join('')}`,
       logLevel: 'error',
       clearScreen: false,
-      optimizeDeps: { include: PREBUNDLED_DEPENDENCIES },
+      optimizeDeps: { include: [...PREBUNDLED_DEPENDENCIES, ...extraDependencies] },
       server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: SERVED_ROOTS } },
     })
     const listening = await server.listen()
@@ -137,10 +145,10 @@ async function startPageServer(hasOwnSignalHandling: boolean): Promise<ViteDevSe
   }
 }
 
-async function launch(executablePath: string, hasOwnSignalHandling: boolean): Promise<Browser> {
+async function launch(executablePath: string, hasOwnSignalHandling: boolean, extraArgs: readonly string[]): Promise<Browser> {
   const signals = hasOwnSignalHandling ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}
   try {
-    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS], ...signals })
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], ...signals })
   } catch (cause) {
     throw new RenderError('RENDER_HEADLESS_LAUNCH', `Chromium at ${executablePath} did not start: ${cause instanceof Error ? cause.message : String(cause)}; set AWB_CHROMIUM to a working binary`, { cause })
   }

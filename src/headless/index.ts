@@ -38,3 +38,13 @@ export {
   type EpisodeSessionTool,
   type OpenEpisodeSessionOptions,
 } from './episode-session.ts'
+export { openBrowserPage, type BrowserPage, type OpenBrowserPageOptions } from './browser-page.ts'
+export {
+  GPU_NEAREST_GLOBAL,
+  GpuInfoSchema,
+  GpuNearestResponseSchema,
+  type GpuInfo,
+  type GpuNearestPageApi,
+  type GpuNearestRequest,
+  type GpuNearestResponse,
+} from './gpu-nearest-protocol.ts'

@@ -15,6 +15,16 @@ export const ICP_IMPROVEMENT_TOLERANCE = 1e-9
 /** A stopped start counts as converged when its last improvement is at least −this (§6.4). */
 export const ICP_CONVERGED_TOLERANCE = 1e-12
 
+/**
+ * One objective evaluation a start asks for: the transform (row-major R, t, centred frames) and where the evaluator
+ * writes the Kabsch sums of the 2N pairs it found: Σs (3), Σq (3), Σ s qᵀ (9, row-major).
+ */
+export interface IcpEvaluation {
+  rot: Float64Array
+  trans: Float64Array
+  sums: Float64Array
+}
+
 /** The outcome of one start: its best-ever transform (§6.4 step 4) and its run statistics. */
 export interface StartResult {
   /** Start name (`pca-k` / `part-k`). */
@@ -32,7 +42,7 @@ export interface StartResult {
 /**
  * Everything ICP needs for one (prediction, target) pair, built once per sample (per worker): both clouds
  * centred on their centroids (for accuracy), a KD-tree on each and, for the `cells` kernel, their Voronoi cells.
- * `runStart` allocates only its result.
+ * `runStart` allocates only its result and a few per-start buffers.
  */
 export class IcpContext {
   /** Points per cloud. */
@@ -46,11 +56,6 @@ export class IcpContext {
   private readonly kernel: IcpKernel
   private cells: readonly [VoronoiCells, VoronoiCells] | undefined
   private objectiveInstance: IcpObjective | undefined
-  // Kabsch sums from the last evaluation: Σs (3), Σq (3), Σ s qᵀ (9, row-major).
-  private readonly sums = new Float64Array(15)
-  private readonly rot = new Float64Array(9)
-  private readonly trans = new Float64Array(3)
-  private readonly h = new Float64Array(9)
 
   /**
    * `prediction` and `target` are flat xyz arrays of equal length (validated by the caller). `kernel` picks the
@@ -87,16 +92,35 @@ export class IcpContext {
 
   /** Runs ICP from `start` and returns its best-encountered transform. Independent of previous calls (hints reset). */
   runStart(start: AlignmentStart): StartResult {
-    this.objective.reset()
-    const rot = this.rot
-    const trans = this.trans
-    rot.set(start.rotation)
+    const objective = this.objective
+    objective.reset()
+    const steps = this.startSteps(start)
+    let step = steps.next()
+    while (step.done !== true) {
+      const { rot, trans, sums } = step.value
+      step = steps.next(objective.evaluate(rot, trans, sums))
+    }
+    return step.value
+  }
+
+  /**
+   * The ICP loop of one start (§6.4) with the objective left to the caller: yields each transform to evaluate (in the
+   * centred frames of treeP / treeT) and is resumed with f after the caller wrote the Kabsch sums of that evaluation
+   * into `sums`; returns the start's result. `runStart` drives it with this context's objective; the GPU backend
+   * drives the steps of every start of a sample in lockstep, so both run the very same loop (same bits).
+   * Buffers are per call, so any number of these may be in progress at once.
+   */
+  *startSteps(start: AlignmentStart): Generator<IcpEvaluation, StartResult, number> {
+    const rot = Float64Array.from(start.rotation)
+    const trans = new Float64Array(3)
+    const request: IcpEvaluation = { rot, trans, sums: new Float64Array(15) }
+    const h = new Float64Array(9)
     // Internal translation between the centred frames: t' = R·c_P + t − c_T.
     const cP = this.centerP, cT = this.centerT
     for (let r = 0; r < 3; r++) {
       trans[r] = rot[3 * r]! * cP[0]! + rot[3 * r + 1]! * cP[1]! + rot[3 * r + 2]! * cP[2]! + start.translation[r]! - cT[r]!
     }
-    let f = this.objective.evaluate(rot, trans, this.sums)
+    let f = yield request
     let bestF = f
     const bestRot = Float64Array.from(rot)
     const bestTrans = Float64Array.from(trans)
@@ -105,8 +129,8 @@ export class IcpContext {
     let iterations = ICP_MAX_ITERATIONS
     let converged = false
     for (let k = 1; k <= ICP_MAX_ITERATIONS; k++) {
-      this.fitFromSums()
-      f = this.objective.evaluate(rot, trans, this.sums)
+      fitFromSums(rot, trans, h, request.sums, 2 * this.size)
+      f = yield request
       if (f < bestF) {
         bestF = f
         bestRot.set(rot)
@@ -127,25 +151,20 @@ export class IcpContext {
     }
     return { seed: start.name, chamfer: bestF, rotation: bestRot, translation, bestIteration, iterations, converged }
   }
+}
 
-  /** Kabsch over the 2N pairs of the last evaluation (§6.4 step 2.1–2.2), from the accumulated sums. */
-  private fitFromSums(): void {
-    const s = this.sums
-    const m = 2 * this.size
-    const sx = s[0]! / m, sy = s[1]! / m, sz = s[2]! / m
-    const qx = s[3]! / m, qy = s[4]! / m, qz = s[5]! / m
-    const h = this.h
-    // Σ (s − s̄)(q − q̄)ᵀ = Σ s qᵀ − m s̄ q̄ᵀ; both clouds are centred, so the subtraction loses no digits.
-    h[0] = s[6]! - m * sx * qx; h[1] = s[7]! - m * sx * qy; h[2] = s[8]! - m * sx * qz
-    h[3] = s[9]! - m * sy * qx; h[4] = s[10]! - m * sy * qy; h[5] = s[11]! - m * sy * qz
-    h[6] = s[12]! - m * sz * qx; h[7] = s[13]! - m * sz * qy; h[8] = s[14]! - m * sz * qz
-    const r = kabschRotationFromCovariance(this.rot, h)
-    const t = this.trans
-    t[0] = qx - (r[0]! * sx + r[1]! * sy + r[2]! * sz)
-    t[1] = qy - (r[3]! * sx + r[4]! * sy + r[5]! * sz)
-    t[2] = qz - (r[6]! * sx + r[7]! * sy + r[8]! * sz)
-  }
-
+/** Kabsch over the 2N = `m` pairs of the last evaluation (§6.4 step 2.1–2.2), from the accumulated sums, into rot / trans. */
+function fitFromSums(rot: Float64Array, trans: Float64Array, h: Float64Array, s: Float64Array, m: number): void {
+  const sx = s[0]! / m, sy = s[1]! / m, sz = s[2]! / m
+  const qx = s[3]! / m, qy = s[4]! / m, qz = s[5]! / m
+  // Σ (s − s̄)(q − q̄)ᵀ = Σ s qᵀ − m s̄ q̄ᵀ; both clouds are centred, so the subtraction loses no digits.
+  h[0] = s[6]! - m * sx * qx; h[1] = s[7]! - m * sx * qy; h[2] = s[8]! - m * sx * qz
+  h[3] = s[9]! - m * sy * qx; h[4] = s[10]! - m * sy * qy; h[5] = s[11]! - m * sy * qz
+  h[6] = s[12]! - m * sz * qx; h[7] = s[13]! - m * sz * qy; h[8] = s[14]! - m * sz * qz
+  const r = kabschRotationFromCovariance(rot, h)
+  trans[0] = qx - (r[0]! * sx + r[1]! * sy + r[2]! * sz)
+  trans[1] = qy - (r[3]! * sx + r[4]! * sy + r[5]! * sz)
+  trans[2] = qz - (r[6]! * sx + r[7]! * sy + r[8]! * sz)
 }
 
 function centroid(cloud: ArrayLike<number>): Float64Array {

@@ -6,7 +6,7 @@ export { PCA_AXIS_MIN_LENGTH, PCA_EIGENVALUE_TIE_RTOL, pcaFrame, type PcaFrame }
 export { partStart, pcaSeedAxes, pcaStarts, type AlignmentStart, type PcaSeedAxes } from './starts.ts'
 export { KD_LEAF_SIZE, KdTree, bruteForceNearest } from './kd-tree.ts'
 export { chamferDistance } from './chamfer.ts'
-export { ICP_CONVERGED_TOLERANCE, ICP_IMPROVEMENT_TOLERANCE, ICP_MAX_ITERATIONS, IcpContext, type StartResult } from './icp.ts'
+export { ICP_CONVERGED_TOLERANCE, ICP_IMPROVEMENT_TOLERANCE, ICP_MAX_ITERATIONS, IcpContext, type IcpEvaluation, type StartResult } from './icp.ts'
 export { ICP_KERNELS, type IcpKernel } from './objective.ts'
 export { CellBuilder, buildVoronoiCells, cellsFromArrays, type CellRange, type CellRangeBuilder, type VoronoiCells } from './cells.ts'
 export { WasmCellBuilder, buildVoronoiCellsWasm } from './cells-wasm.ts'

@@ -15,6 +15,16 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--enable-unsafe-swiftshader',
 ]
 
+/**
+ * Extra flags for a page that should run WebGL2 on a hardware GPU (the GPU scoring page only), one set per try: headless
+ * Chromium keeps the GPU blocklisted and may pick SwiftShader otherwise. The first set that yields a hardware
+ * renderer string wins (src/scoring/gpu/detect.ts); none of them hurts where there is no GPU (SwiftShader stays).
+ */
+export const CHROMIUM_GPU_ARG_SETS: readonly (readonly string[])[] = [
+  ['--ignore-gpu-blocklist', '--enable-gpu', '--use-angle=vulkan', '--enable-features=Vulkan', '--disable-vulkan-surface'],
+  ['--ignore-gpu-blocklist', '--enable-gpu', '--use-gl=angle', '--use-angle=gl-egl'],
+]
+
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']
 
 /** `AWB_CHROMIUM` when set, else the first executable candidate; undefined when none is found. */

@@ -4,13 +4,14 @@ import * as z from 'zod'
 import { computeRunCurves, isFailedCurve } from '../../evaluate/curves/index.ts'
 import { createScorer } from '../../evaluate/index.ts'
 import { readMetricsRows, writeCurves, writeMetricsArrow } from '../../report/columnar/index.ts'
-import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
 const CurvesFlagsSchema = z.looseObject({
   benchmark: z.string().optional(),
   workers: WorkersFlagSchema,
   kernel: KernelFlagSchema,
+  backend: BackendFlagSchema,
 })
 
 export async function run(args: unknown[]): Promise<number> {
@@ -20,6 +21,7 @@ export async function run(args: unknown[]): Promise<number> {
   const scorer = createScorer({
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
     ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+    backend: scoringBackend(flags.backend),
   })
   const curves = await computeRunCurves({
     runDir,

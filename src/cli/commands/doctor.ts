@@ -75,7 +75,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, options: { cwd?: string 
   } catch (error) {
     checks.credentials = { status: 'failed', essential: false, detail: `key presence unknown: ${describe(error)}` }
   }
-  checks.scoring = checkScoring()
+  checks.scoring = await checkScoring(env)
   const ok = Object.values(checks).every(check => !check.essential || check.status === 'ok')
   return { ok, checks }
 }
@@ -202,16 +202,29 @@ function handshakeRelay(): ToolRelay {
   }
 }
 
-function checkScoring(): DoctorCheck {
-  const require = createRequire(import.meta.url)
-  let gpu = 'gpu.js is not installed: scoring uses the CPU KD-tree'
+/**
+ * The scoring backend a run would use (AWB_SCORING_BACKEND, default auto) and why: `auto` opens the GPU page only on a
+ * machine with a GPU device node, refuses software renderers and times a calibration sample; `gpu` opens the page.
+ */
+async function checkScoring(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   try {
-    require.resolve('gpu.js')
-    gpu = 'gpu.js is installed but not used: scoring uses the CPU KD-tree'
-  } catch {
-    // Absent is the expected state; the message above says so.
+    const { decideBackend, scoringBackendFromEnv } = await import('../../scoring/gpu/index.ts')
+    const { ScoringPool } = await import('../../scoring/workers/index.ts')
+    const { SCORING_BACKENDS } = await import('../../evaluate/index.ts')
+    const choice = scoringBackendFromEnv(env)
+    const pool = new ScoringPool()
+    try {
+      const { decision, device } = await decideBackend({ choice, cpuScore: input => pool.scoreSample(input) })
+      await device?.close()
+      const backend = decision.backend === 'gpu' ? 'gpu-gpujs' : SCORING_BACKENDS.cells
+      const what = decision.backend === 'gpu' ? `GPU (gpu.js on ${decision.renderer ?? '?'}; every answer certified in float64)` : 'CPU KD-tree + Voronoi cells (WebAssembly ICP kernel)'
+      return { status: 'ok', essential: false, detail: `${what}; --backend ${choice}: ${decision.reason}`, data: { ...decision, backend } }
+    } finally {
+      await pool.close()
+    }
+  } catch (error) {
+    return { status: 'failed', essential: false, detail: `the scoring backend could not be decided: ${describe(error)}` }
   }
-  return { status: 'ok', essential: false, detail: `CPU KD-tree + Voronoi cells (WebAssembly ICP kernel); ${gpu}`, data: { backend: 'cpu-kd-tree', gpu } }
 }
 
 type Probe = { kind: 'ok'; text: string } | { kind: 'missing' } | { kind: 'failed'; message: string }

@@ -1,7 +1,7 @@
 // `awb eval RUN… --benchmark DIR --output NEW`: scores recorded runs into metrics.jsonl and summary.json.
 import * as z from 'zod'
 import { createScorer, evaluateRuns } from '../../evaluate/index.ts'
-import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
 const EvalFlagsSchema = z.looseObject({
@@ -9,6 +9,7 @@ const EvalFlagsSchema = z.looseObject({
   output: z.string().optional(),
   workers: WorkersFlagSchema,
   kernel: KernelFlagSchema,
+  backend: BackendFlagSchema,
 })
 
 export async function run(args: unknown[]): Promise<number> {
@@ -20,6 +21,7 @@ export async function run(args: unknown[]): Promise<number> {
   const scorer = createScorer({
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
     ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+    backend: scoringBackend(flags.backend),
   })
   const { rows, summary, outputDir } = await evaluateRuns({
     runDirs,
@@ -35,7 +37,7 @@ export async function run(args: unknown[]): Promise<number> {
   // The same rows as an Arrow IPC file, read back from metrics.jsonl so both files hold exactly the same values.
   const { readMetricsRows, writeMetricsArrow } = await import('../../report/columnar/index.ts')
   await writeMetricsArrow(outputDir, (await readMetricsRows(outputDir)) ?? [])
-  process.stderr.write(`wrote ${outputDir}/metrics.jsonl, metrics.arrow and summary.json (${scored}/${rows.length} scored, ${summary.status})\n`)
+  process.stderr.write(`wrote ${outputDir}/metrics.jsonl, metrics.arrow and summary.json (${scored}/${rows.length} scored, ${summary.status}; scoring backend ${scorer.backend})\n`)
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
   return scored === rows.length ? 0 : 1
 }

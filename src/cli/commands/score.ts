@@ -2,7 +2,7 @@
 import * as z from 'zod'
 import { parseEvaluation } from '../../package/index.ts'
 import { createScorer, errorFields, parsePosesFile, readFinalScene, scoredFields, scoringInput } from '../../evaluate/index.ts'
-import { KernelFlagSchema, parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import type { Evaluation } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { parseJsonBytes, readInputFile } from '../read-input-file.ts'
@@ -17,6 +17,7 @@ const ScoreFlagsSchema = z.looseObject({
   candidates: z.boolean().optional(),
   workers: WorkersFlagSchema,
   kernel: KernelFlagSchema,
+  backend: BackendFlagSchema,
 })
 
 type FinalInputs =
@@ -46,6 +47,7 @@ export async function run(args: unknown[]): Promise<number> {
   const scorer = createScorer({
     ...(flags.workers === undefined ? {} : { workers: flags.workers }),
     ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+    backend: scoringBackend(flags.backend),
   })
   // The workers boot while the input is read and parsed below.
   scorer.start()

@@ -81,9 +81,7 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
   const initialBytes = await readEpisode(pkg, sample)
   const scenes = await readStepScenes({ finalBytes: input.finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: input.finalSource, initialSource: sample.episodePath })
   const scores = new Map<number, StateScore>()
-  let scoringSeconds = 0
   const scoreState = async (stateIndex: number, poses: BodyPose[]): Promise<StateScore> => {
-    const clock = performance.now()
     try {
       const score = scoredFields(await scorer.score(scoringInput(evaluation, poses)), { includeCandidates: false })
       const byPart = new Map(score.parts.map(part => [part.part_id, part]))
@@ -102,28 +100,31 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
         status: 'error', error: describeError(error), SCD: null, PA: 0, SR: 0,
         detail: { state_index: stateIndex, correct: evaluation.partIds.map(() => false), target_part_ids: [...evaluation.partIds], rotation: null, translation: null },
       }
-    } finally {
-      scoringSeconds += (performance.now() - clock) / 1000
     }
   }
   // States in ascending order: each distinct state is scored once, however many read-only calls end in it, and a
   // state whose part poses are bit-identical to an earlier one (move_camera, group_objects, a pose set back)
-  // reuses that score: the score is a function of the poses and the ground truth only.
-  const byPoses = new Map<string, StateScore>()
-  let statesScored = 0
+  // reuses that score: the score is a function of the poses and the ground truth only. The distinct states are handed
+  // to the scorer together, so a batching backend (the GPU one) scores all steps of the curve in one lockstep run; the
+  // CPU pool queues them. Either way each state gets the same score as alone.
+  const byPoses = new Map<string, Promise<StateScore>>()
+  const ordered: { stateIndex: number; score: Promise<StateScore> }[] = []
+  const clock = performance.now()
   for (const stateIndex of [...scenes.poses.keys()].sort((a, b) => a - b)) {
     const poses = scenes.poses.get(stateIndex)!
     const key = posesKey(poses)
     const earlier = byPoses.get(key)
     if (earlier !== undefined) {
-      scores.set(stateIndex, { ...earlier, detail: { ...earlier.detail, state_index: stateIndex } })
+      ordered.push({ stateIndex, score: earlier.then(score => ({ ...score, detail: { ...score.detail, state_index: stateIndex } })) })
       continue
     }
-    const score = await scoreState(stateIndex, poses)
-    statesScored++
+    const score = scoreState(stateIndex, poses)
     byPoses.set(key, score)
-    scores.set(stateIndex, score)
+    ordered.push({ stateIndex, score })
   }
+  const statesScored = byPoses.size
+  for (const { stateIndex, score } of ordered) scores.set(stateIndex, await score)
+  const scoringSeconds = (performance.now() - clock) / 1000
   const origin = scenes.calls.length === 0 ? 0 : Date.parse(scenes.calls[0]!.timestamp)
   const partsTotal = evaluation.partIds.length
   const steps = scenes.calls.map((call): CurveStep => {

@@ -34,7 +34,8 @@ describe('awb doctor', () => {
     expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (exported; value not shown)' })
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
     expect(report.checks.CODEX_API_KEY).toMatchObject({ status: 'ok', detail: 'set in .env (value not shown)' })
-    expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-kd-tree', gpu: expect.stringContaining('gpu.js is not installed') } })
+    // No GPU device node here: auto keeps the CPU without opening a browser, and says why.
+    expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-kd-tree', choice: 'auto', reason: expect.stringMatching(/no GPU device node/) } })
     expect(JSON.stringify(report)).not.toContain(SENTINEL_KEY)
   })
 

@@ -56,6 +56,32 @@ describe('awb score --poses', () => {
     expect(bad.stderr).toMatch(/--kernel/)
   })
 
+  it('--backend cpu and auto give the same row, naming the backend used (cpu here: no GPU); a bad name exits 2', async () => {
+    const poses = await writePoses({ p: { position: [0.3, -0.2, 0.1], quaternion: [0.9, 0.1, -0.3, 0.2] } })
+    const rows: Record<string, unknown>[] = []
+    for (const backend of ['cpu', 'auto']) {
+      const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--backend', backend, '--workers', '0', '--json'])
+      expect(code).toBe(0)
+      const { seconds: _seconds, ...row } = JSON.parse(stdout) as Record<string, unknown>
+      expect(row.backend).toBe('cpu-cells')
+      rows.push(row)
+    }
+    expect(rows[1]).toStrictEqual(rows[0])
+    const bad = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--backend', 'cuda'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--backend/)
+    const saved = process.env.AWB_SCORING_BACKEND
+    process.env.AWB_SCORING_BACKEND = 'cuda'
+    try {
+      const badEnv = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses])
+      expect(badEnv.code).toBe(2)
+      expect(badEnv.stderr).toMatch(/AWB_SCORING_BACKEND="cuda": expected one of auto, cpu, gpu/)
+    } finally {
+      if (saved === undefined) delete process.env.AWB_SCORING_BACKEND
+      else process.env.AWB_SCORING_BACKEND = saved
+    }
+  })
+
   it('lists every start with --candidates and accepts the {"poses": …} wrapper and a rotation matrix', async () => {
     const poses = await writePoses({ poses: { p: { position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] } } })
     const { code, stdout } = await runCli(['score', '--evaluation', evaluationPath, '--poses', poses, '--candidates', '--json'])

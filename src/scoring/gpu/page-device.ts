@@ -1,0 +1,119 @@
+// Node only: the NearestDevice that runs gpu.js in a dedicated headless Chromium page (src/headless/page/gpu-nearest*),
+// never the agent's page; ground truth never crosses (only centred clouds and affine maps do). No certification here.
+import { bytesToBase64, base64ToBytes } from '../../headless/protocol.ts'
+import {
+  GPU_NEAREST_GLOBAL, GpuInfoSchema, GpuNearestResponseSchema, openBrowserPage,
+  type BrowserPage, type GpuInfo, type GpuNearestPageApi, type GpuNearestRequest,
+} from '../../headless/index.ts'
+import { ScoringError } from '../errors.ts'
+import type { NearestAnswers, NearestDevice, NearestGroup } from './device.ts'
+
+/** Limit for one batch on the page, in milliseconds (a software renderer on a big sample is slow, not hung). */
+export const GPU_BATCH_TIMEOUT_MS = 600_000
+
+export interface OpenPageDeviceOptions {
+  /** Chromium flags added for hardware WebGL2 (one of CHROMIUM_GPU_ARG_SETS); none = SwiftShader as everywhere else. */
+  extraArgs?: readonly string[]
+  /** Chromium executable; default as openBrowserPage. */
+  executablePath?: string
+}
+
+/** The float32 bytes of `values` as base64 (little-endian, as every platform we run on). */
+function floatsToBase64(values: Float32Array): string {
+  return bytesToBase64(new Uint8Array(values.buffer, values.byteOffset, values.byteLength))
+}
+
+function base64ToFloats(text: string, expected: number, what: string): Float32Array {
+  const bytes = base64ToBytes(text)
+  if (bytes.byteLength !== 4 * expected) throw new ScoringError('SCORING_GPU_FAILED', `the GPU page sent ${bytes.byteLength} bytes for ${what}, expected ${4 * expected}`)
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** gpu.js in its own headless Chromium page. */
+export class PageNearestDevice implements NearestDevice {
+  private nextId = 0
+  private readonly sizes = new Map<number, number>()
+
+  private constructor(private readonly browserPage: BrowserPage, readonly info: GpuInfo) {}
+
+  get renderer(): string {
+    return this.info.renderer
+  }
+
+  get mode(): string {
+    return this.info.mode
+  }
+
+  /** Starts Vite + Chromium and loads the GPU page. Throws `SCORING_GPU_UNAVAILABLE` when any of it fails. */
+  static async open(options: OpenPageDeviceOptions = {}): Promise<PageNearestDevice> {
+    let browserPage: BrowserPage
+    try {
+      browserPage = await openBrowserPage({
+        file: 'gpu-nearest.html', readyGlobal: GPU_NEAREST_GLOBAL, extraArgs: options.extraArgs ?? [], extraDependencies: ['gpu.js'],
+        ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+      })
+    } catch (cause) {
+      throw new ScoringError('SCORING_GPU_UNAVAILABLE', `the GPU scoring page did not open: ${describe(cause)}; use --backend cpu`, { cause })
+    }
+    try {
+      const info = GpuInfoSchema.parse(await browserPage.page.evaluate(name => (Reflect.get(window, name) as GpuNearestPageApi).info(), GPU_NEAREST_GLOBAL))
+      return new PageNearestDevice(browserPage, info)
+    } catch (cause) {
+      await browserPage.close()
+      throw new ScoringError('SCORING_GPU_UNAVAILABLE', `the GPU scoring page did not report its renderer: ${describe(cause)}`, { cause })
+    }
+  }
+
+  async upload(cloud: Float32Array): Promise<number> {
+    const id = this.nextId++
+    await this.call('upload', () => this.browserPage.page.evaluate(({ name, request }) => {
+      (Reflect.get(window, name) as GpuNearestPageApi).upload(request)
+    }, { name: GPU_NEAREST_GLOBAL, request: { id, points: floatsToBase64(cloud) } }))
+    this.sizes.set(id, cloud.length / 3)
+    return id
+  }
+
+  async release(ids: readonly number[]): Promise<void> {
+    for (const id of ids) this.sizes.delete(id)
+    await this.call('release', () => this.browserPage.page.evaluate(({ name, list }) => {
+      (Reflect.get(window, name) as GpuNearestPageApi).release(list)
+    }, { name: GPU_NEAREST_GLOBAL, list: [...ids] }))
+  }
+
+  async nearest(groups: readonly NearestGroup[]): Promise<NearestAnswers[]> {
+    const request: GpuNearestRequest = { groups: groups.map(g => ({ source: g.source, target: g.target, affines: floatsToBase64(g.affines) })) }
+    const raw = await this.call('nearest', () => this.browserPage.page.evaluate(({ name, r }) => (Reflect.get(window, name) as GpuNearestPageApi).nearest(r), { name: GPU_NEAREST_GLOBAL, r: request }))
+    const parsed = GpuNearestResponseSchema.safeParse(raw)
+    if (!parsed.success || parsed.data.groups.length !== groups.length) throw new ScoringError('SCORING_GPU_FAILED', 'the GPU page answered a batch with a malformed response')
+    return parsed.data.groups.map((answer, g) => {
+      const n = this.sizes.get(groups[g]!.source)
+      if (n === undefined) throw new ScoringError('SCORING_GPU_FAILED', `group ${g} names cloud ${groups[g]!.source}, which was never uploaded`)
+      const expected = n * (groups[g]!.affines.length / 12)
+      return { index: base64ToFloats(answer.index, expected, `group ${g} indices`), second: base64ToFloats(answer.second, expected, `group ${g} distances`) }
+    })
+  }
+
+  close(): Promise<void> {
+    return this.browserPage.close()
+  }
+
+  private async call<T>(what: string, task: () => Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ScoringError('SCORING_GPU_FAILED', `the GPU page did not answer ${what} within ${GPU_BATCH_TIMEOUT_MS / 1000} s`)), GPU_BATCH_TIMEOUT_MS)
+    })
+    try {
+      return await Promise.race([task(), timeout])
+    } catch (error) {
+      if (error instanceof ScoringError) throw error
+      const pageErrors = this.browserPage.pageErrors.length > 0 ? ` (page errors: ${this.browserPage.pageErrors.join('; ')})` : ''
+      throw new ScoringError('SCORING_GPU_FAILED', `the GPU page failed during ${what}: ${describe(error)}${pageErrors}`, { cause: error })
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
