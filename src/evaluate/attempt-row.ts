@@ -6,7 +6,7 @@ import type { AttemptRecord, SelectedAttempt } from '../runs/index.ts'
 import { sha256Hex } from '../episode/index.ts'
 import { EvaluateError } from './errors.ts'
 import { errorFields, type BaseFields, type MetricsRow } from './rows/index.ts'
-import type { SampleScorer } from './sample-scorer.ts'
+import type { SampleScorer } from './scorer/sample-scorer.ts'
 import { scoreFinalEpisode } from './score-final.ts'
 
 const FINAL_EPISODE = 'final.episode.zip'

@@ -7,7 +7,7 @@ import { attemptRow } from './attempt-row.ts'
 import type { MetricsRow } from './rows/index.ts'
 import { OUTPUT_PROTOCOL } from './score-final.ts'
 import { assertNewOutputDir, writeOutputDir } from './output-dir.ts'
-import { createScorer, type SampleScorer } from './sample-scorer.ts'
+import { createScorer, type SampleScorer } from './scorer/sample-scorer.ts'
 
 export interface EvaluateRunsOptions {
   runDirs: readonly string[]

@@ -3,8 +3,8 @@
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../package/index.ts'
 import { readFinalScene } from './final-scene.ts'
 import { scoredFields, type ScoredFields } from './rows/index.ts'
-import type { SampleScorer, ScoringTiming } from './sample-scorer.ts'
-import { scoringInput } from './scoring-input.ts'
+import type { SampleScorer, ScoringTiming } from './scorer/sample-scorer.ts'
+import { scoringInput } from './scorer/scoring-input.ts'
 
 /** The protocol marker every output of this harness carries (scoring.md §1). */
 export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'

@@ -10,7 +10,7 @@ import { ScoringPool } from '../../src/scoring/workers/index.ts'
 import {
   openPageDevice, decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice, type PageNearestDevice,
 } from '../../src/scoring/gpu/index.ts'
-import { createScorer } from '../../src/evaluate/sample-scorer.ts'
+import { createScorer } from '../../src/evaluate/index.ts'
 import type { AlignmentStart } from '../../src/scoring/index.ts'
 import { floatBits } from '../helpers/float-bits.ts'
 import { flat, readVector, sampleFromEvaluation, type EvaluationLike, type PosesFile } from '../unit/scoring/load-conformance.ts'

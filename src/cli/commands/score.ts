@@ -1,7 +1,9 @@
 // `awb score`: scores final poses or a final episode against one evaluation.json and prints one JSON row.
 import * as z from 'zod'
-import { parseEvaluation } from '../../package/index.ts'
-import { createScorer, errorFields, parsePosesFile, readFinalScene, scoredFields, scoringInput } from '../../evaluate/index.ts'
+// Light entries only: the scorer (its workers start first) and the row builders. The package and episode readers
+// load below while the workers boot (bench/startup.ts measures it).
+import { createScorer, parsePosesFile, scoringInput } from '../../evaluate/scorer/index.ts'
+import { errorFields, scoredFields } from '../../evaluate/rows/index.ts'
 import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import type { Evaluation } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
@@ -27,6 +29,8 @@ type FinalInputs =
 /** The final poses, plus the row fields only an episode provides (state index, archive hash). */
 async function readFinalPoses(inputs: FinalInputs, evaluation: Evaluation): Promise<{ poses: BodyPose[]; extra: Record<string, unknown> }> {
   if (inputs.kind === 'poses') return { poses: parsePosesFile(parseJsonBytes(inputs.bytes, inputs.file), evaluation.partIds, inputs.file), extra: {} }
+  // Loaded only for episodes: the zip and episode decoders are most of this command's start-up otherwise.
+  const { readFinalScene } = await import('../../evaluate/index.ts')
   const scene = await readFinalScene({
     finalBytes: inputs.finalBytes,
     initialBytes: inputs.initialBytes,
@@ -51,6 +55,7 @@ export async function run(args: unknown[]): Promise<number> {
   })
   // The workers boot while the input is read and parsed below.
   scorer.start()
+  const { parseEvaluation } = await import('../../package/index.ts')
   const evaluationBytes = await readInputFile(flags.evaluation, '--evaluation')
   const inputs: FinalInputs = hasPoses
     ? { kind: 'poses', file: flags.poses!, bytes: await readInputFile(flags.poses!, '--poses') }

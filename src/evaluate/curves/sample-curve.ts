@@ -3,8 +3,8 @@
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { describeError, scoredFields } from '../rows/index.ts'
-import type { SampleScorer } from '../sample-scorer.ts'
-import { scoringInput } from '../scoring-input.ts'
+import type { SampleScorer } from '../scorer/sample-scorer.ts'
+import { scoringInput } from '../scorer/scoring-input.ts'
 import { curveFigures, type CurveFigures } from './curve-figures.ts'
 import { readStepScenes } from './step-scenes.ts'
 

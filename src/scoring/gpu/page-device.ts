@@ -1,8 +1,7 @@
 // Node only: the NearestDevice that runs gpu.js in a dedicated headless Chromium page (src/headless/page/gpu-nearest*),
 // never the agent's page; ground truth never crosses (only centred clouds and affine maps do). No certification here.
-import { bytesToBase64, base64ToBytes } from '../../headless/protocol.ts'
 import {
-  GPU_NEAREST_GLOBAL, GpuInfoSchema, GpuNearestResponseSchema, openBrowserPage,
+  base64ToBytes, bytesToBase64, GPU_NEAREST_GLOBAL, GpuInfoSchema, GpuNearestResponseSchema, openBrowserPage,
   type BrowserPage, type GpuInfo, type GpuNearestPageApi, type GpuNearestRequest,
 } from '../../headless/index.ts'
 import { ScoringError } from '../errors.ts'

@@ -35,7 +35,7 @@ describe('awb doctor', () => {
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
     expect(report.checks.CODEX_API_KEY).toMatchObject({ status: 'ok', detail: 'set in .env (value not shown)' })
     // No GPU device node here: auto keeps the CPU without opening a browser, and says why.
-    expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-kd-tree', choice: 'auto', reason: expect.stringMatching(/no GPU device node/) } })
+    expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-cells', choice: 'auto', reason: expect.stringMatching(/no GPU device node/) } })
     expect(JSON.stringify(report)).not.toContain(SENTINEL_KEY)
   })
 

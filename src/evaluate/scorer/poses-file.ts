@@ -1,8 +1,8 @@
 // Parses a final-poses file for `awb score --poses` into row-major rotations and positions; scores nothing.
 import * as z from 'zod'
-import { quaternionToMatrix } from '../scoring/index.ts'
-import type { BodyPose } from '../world/index.ts'
-import { EvaluateError } from './errors.ts'
+import { quaternionToMatrix } from '../../scoring/index.ts'
+import type { BodyPose } from '../../world/index.ts'
+import { EvaluateError } from '../errors.ts'
 
 /** A proper rotation's rows are orthonormal to this tolerance; anything looser is a typo, not roundoff. */
 const ROTATION_ORTHONORMAL_TOLERANCE = 1e-6

@@ -1,12 +1,12 @@
 // The scoring backend the evaluation glue calls: the CPU scorer (worker threads or this thread, one sample at a time)
 // or, when chosen (--backend / AWB_SCORING_BACKEND), the certified GPU backend. Every row names the backend and kernel
 // actually used, and a CPU sample's wait for the shared pool is measured apart from its computation.
-import type { IcpKernel, SampleInput, SampleScore } from '../scoring/index.ts'
-import { ScoringPool } from '../scoring/workers/index.ts'
+import type { IcpKernel, SampleInput, SampleScore } from '../../scoring/index.ts'
+import { ScoringPool } from '../../scoring/workers/index.ts'
 import {
   DeviceBatchScorer, decideBackend, scoringBackendFromEnv, classifyRenderer,
   type BackendDecision, type NearestDevice, type ScoringBackendChoice,
-} from '../scoring/gpu/index.ts'
+} from '../../scoring/gpu/index.ts'
 
 /** Time one `score` call took, in ms: waiting for the samples queued before it, then computing. */
 export interface ScoringTiming {
