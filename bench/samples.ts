@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { quaternionToMatrix, type SampleInput } from '../src/scoring/index.ts'
+import { mulberry32 } from '../src/shared/mulberry32.ts'
 
 const CHAIR_DIR = fileURLToPath(new URL('../test/fixtures/conformance/scoring/11_chair/', import.meta.url))
 /** Points per part in every bench sample (evaluation.json requires 1000). */
@@ -9,16 +10,6 @@ export const POINTS_PER_PART = 1000
 /** The six chair pose files, in the order the bench reports them. */
 export const CHAIR_POSES = ['perfect', 'rigid', 'swapped', 'displaced', 'displaced_small', 'unassembled'] as const
 
-/** Mulberry32: a small seeded PRNG returning floats in [0, 1). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function unitQuaternion(rng: () => number): number[] {
   const q = [rng() - 0.5, rng() - 0.5, rng() - 0.5, rng() - 0.5]
@@ -28,7 +19,7 @@ function unitQuaternion(rng: () => number): number[] {
 
 /** n box-shaped parts on a grid; `displaced` moves one part by 0.15 and turns another. */
 export function syntheticSample(parts: number, seed: number, displaced: boolean): SampleInput {
-  const rng = seeded(seed)
+  const rng = mulberry32(seed)
   const partIds = Array.from({ length: parts }, (_, i) => `part-${String(i).padStart(2, '0')}`)
   const clouds = partIds.map(() => {
     const size = [0.1 + 0.4 * rng(), 0.05 + 0.2 * rng(), 0.02 + 0.1 * rng()]

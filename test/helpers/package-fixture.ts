@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import type { Episode } from '../../src/episode/index.ts'
 import { archiveOf, buildSetupEpisode } from './episode-fixture.ts'
+import { mulberry32Uint32 } from '../../src/shared/mulberry32.ts'
 
 export type ReferenceModeName = 'none' | 'final-image' | 'manualbook'
 
@@ -120,14 +121,9 @@ export function sha256(bytes: Uint8Array | string): string {
 
 /** Seeded standard-normal points (mulberry32 + Box–Muller), `count` rows of 3. */
 export function seededPoints(seed: number, count = 1000): number[][] {
-  let state = seed >>> 0
-  const uniform = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (((t ^ (t >>> 14)) >>> 0) + 1) / 4294967297
-  }
+  const next = mulberry32Uint32(seed)
+  // (0, 1]: never 0, so Box–Muller's log is finite.
+  const uniform = (): number => (next() + 1) / 4294967297
   const normal = (): number => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform())
   return Array.from({ length: count }, () => [normal(), normal(), normal()])
 }

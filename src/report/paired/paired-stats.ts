@@ -1,4 +1,5 @@
 // Exact McNemar test and a seeded paired bootstrap interval of a mean difference; pure math, no I/O.
+import { mulberry32 } from '../../shared/mulberry32.ts'
 
 /**
  * Two-sided exact McNemar p-value for `wins` (baseline fail → run success) and `losses` (the reverse): the
@@ -17,18 +18,6 @@ export function mcnemarExact(wins: number, losses: number): number {
     tail += term
   }
   return Math.min(1, 2 * tail)
-}
-
-/** mulberry32: a small seeded generator; the bootstrap must give the same interval on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Resamples of the paired bootstrap. */

@@ -1,27 +1,16 @@
 // The seeded synthetic sample `auto` times both backends on (and the GPU check benchmarks); pure: no clock, no I/O.
 import type { SampleInput } from '../sample.ts'
+import { mulberry32 } from '../../shared/mulberry32.ts'
 
 /** Points per part of the calibration sample (evaluation.json parts have 1000). */
 export const CALIBRATION_POINTS_PER_PART = 1000
-
-/** mulberry32: a small seeded generator, so the calibration sample is the same bits on every machine. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /**
  * A chair-like sample of `parts` boxes (`pointsPerPart` surface-ish points each, seeded), the prediction displaced by
  * a small rotation of the first part and a shift of the second, so ICP runs a few dozen iterations per start.
  */
 export function calibrationSample(parts: number, pointsPerPart: number = CALIBRATION_POINTS_PER_PART, seed = 18): SampleInput {
-  const rand = seeded(seed)
+  const rand = mulberry32(seed)
   const partIds: string[] = []
   const clouds: Float64Array[] = []
   const gtPoses: number[][] = []

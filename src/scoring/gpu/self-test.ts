@@ -3,6 +3,7 @@
 import { ScoringError } from '../errors.ts'
 import { cloudBounds, otherPointsLowerBound, pointErrorBound, queryErrorBound } from './certify.ts'
 import type { NearestDevice } from './device.ts'
+import { mulberry32 } from '../../shared/mulberry32.ts'
 
 /** Cloud sizes of the self-test: tiny, and sizes whose textures are not powers of two (where a gpu.js bug showed). */
 export const SELF_TEST_SIZES: readonly number[] = [7, 1000, 2000]
@@ -14,14 +15,9 @@ const SELF_TEST_MAPS = Float64Array.from([
 ])
 
 function seededCloud(n: number, seed: number): Float64Array {
-  let a = seed >>> 0
+  const random = mulberry32(seed)
   const out = new Float64Array(3 * n)
-  for (let i = 0; i < out.length; i++) {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    out[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5) * (i % 3 === 2 ? 0.2 : 1)
-  }
+  for (let i = 0; i < out.length; i++) out[i] = (random() - 0.5) * (i % 3 === 2 ? 0.2 : 1)
   return out
 }
 

@@ -1,16 +1,8 @@
 // Test helper: seeded synthetic clouds and assemblies for property tests (no Math.random).
+import { mulberry32 } from '../../../src/shared/mulberry32.ts'
 
 /** Mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const seededRandom = mulberry32
 
 /** n points on the surface of an axis-aligned box of the given full sizes, centred at the origin. */
 export function randomBox(rng: () => number, n: number, size: readonly number[]): Float64Array {

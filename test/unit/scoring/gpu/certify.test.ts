@@ -4,17 +4,8 @@ import { describe, expect, it } from 'vitest'
 import {
   FLOAT32_ROUNDING, GPU_NO_CANDIDATE, classifyRenderer, cloudBounds, isCertified, otherPointsLowerBound, pointErrorBound, queryErrorBound,
 } from '../../../../src/scoring/gpu/index.ts'
+import { mulberry32 } from '../../../../src/shared/mulberry32.ts'
 
-/** Mulberry32, seeded. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** The next float64 above x (x > 0). */
 function nextUp(x: number): number {
@@ -76,7 +67,7 @@ describe('certificate', () => {
   })
 
   it('is sound on 20 000 seeded adversarial queries: certified ⇒ the unique float64 nearest point', () => {
-    const rand = seeded(18)
+    const rand = mulberry32(18)
     let certified = 0
     for (let trial = 0; trial < 20_000; trial++) {
       // A small cloud with planted near-duplicates of one point and a query on their bisector ± a few ulps.
@@ -98,7 +89,7 @@ describe('certificate', () => {
   })
 
   it('bounds the emulated float32 query error of random affine maps', () => {
-    const rand = seeded(7)
+    const rand = mulberry32(7)
     const f = Math.fround
     for (let trial = 0; trial < 5000; trial++) {
       const A = Array.from({ length: 12 }, () => (rand() - 0.5) * 4)
