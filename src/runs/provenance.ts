@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { PACKAGE_NAME } from '../shared/package-root.ts'
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../shared/package-root.ts'
 
 /** Packages whose version can change a result or a transcript. */
 const RECORDED_PACKAGES = ['vitest', '@vitest/browser-playwright', 'playwright', '@mujoco/mujoco', 'three', '@modelcontextprotocol/sdk'] as const
@@ -25,11 +25,9 @@ export function codeCommit(dir: string): string | null {
   }
 }
 
-/** Node's version, this harness's, and the recorded packages' as installed next to `dir`. */
+/** Node's version, this harness's (read once, with its root), and the recorded packages' as installed next to `dir`. */
 export function runVersions(dir: string): Record<string, string> {
-  const versions: Record<string, string> = { node: process.versions.node }
-  const own = readVersion(join(dir, 'package.json'))
-  if (own !== undefined) versions[PACKAGE_NAME] = own
+  const versions: Record<string, string> = { node: process.versions.node, [PACKAGE_NAME]: PACKAGE_VERSION }
   for (const name of RECORDED_PACKAGES) {
     const version = installedVersion(dir, name)
     if (version !== undefined) versions[name] = version

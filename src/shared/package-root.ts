@@ -41,15 +41,11 @@ export function packageModule(sourcePath: string): string {
 }
 
 /**
- * The `node_modules` folder an installed copy lies in (its hoisted dependencies are there), or undefined in a source
- * checkout. Page servers must be allowed to serve from it, and keep their caches there rather than inside the package.
+ * The `node_modules` folder an installed copy lies in (its dependencies are hoisted there by npm, or linked beside it by
+ * pnpm), or undefined in a source checkout. Page servers must be allowed to serve from it, and keep their caches there
+ * rather than inside the package. Only the package's own parent counts: an unrelated node_modules higher up does not.
  */
-export const ENCLOSING_NODE_MODULES: string | undefined = (() => {
-  for (let dir = dirname(PACKAGE_ROOT); dirname(dir) !== dir; dir = dirname(dir)) {
-    if (basename(dir) === 'node_modules') return dir
-  }
-  return undefined
-})()
+export const ENCLOSING_NODE_MODULES: string | undefined = basename(dirname(PACKAGE_ROOT)) === 'node_modules' ? dirname(PACKAGE_ROOT) : undefined
 
 /** The synthetic fixtures the package ships: the awb-mini benchmark package and the demonstrations that solve it. */
 export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
