@@ -69,7 +69,7 @@ export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<
     return closing
   }
   try {
-    const server = await startPageServer(options.hasOwnSignalHandling === true, options.extraDependencies ?? [])
+    const server = await startPageServer(options.file, options.hasOwnSignalHandling === true, options.extraDependencies ?? [])
     stack.push(() => server.close())
     const browser = await launch(executablePath, options.hasOwnSignalHandling === true, options.extraArgs ?? [])
     stack.push(() => browser.close())
@@ -118,7 +118,7 @@ export async function evaluateWithTimeout<T>(task: Promise<T>, timeoutMs: number
   }
 }
 
-async function startPageServer(hasOwnSignalHandling: boolean, extraDependencies: readonly string[]): Promise<ViteDevServer> {
+async function startPageServer(file: string, hasOwnSignalHandling: boolean, extraDependencies: readonly string[]): Promise<ViteDevServer> {
   const sigterm = process.listeners('SIGTERM')
   const stdinEnd = process.stdin.listeners('end')
   try {
@@ -129,7 +129,9 @@ async function startPageServer(hasOwnSignalHandling: boolean, extraDependencies:
       cacheDir: `${CACHE_DIR}${extraDependencies.map(name => `-${name.replace(/[^a-z0-9]+/gi, '_')}`).join('')}`,
       logLevel: 'error',
       clearScreen: false,
-      optimizeDeps: { include: [...PREBUNDLED_DEPENDENCIES, ...extraDependencies] },
+      // Scan only the page being opened: another page's imports (gpu.js, an optional peer) may not be installed, and a
+      // failed scan makes Vite skip pre-bundling altogether.
+      optimizeDeps: { entries: [file], include: [...PREBUNDLED_DEPENDENCIES, ...extraDependencies] },
       server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: SERVED_ROOTS } },
     })
     const listening = await server.listen()

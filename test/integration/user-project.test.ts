@@ -16,6 +16,7 @@ interface Manifest {
   version: string
   devDependencies: Record<string, string>
   peerDependencies: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>
 }
 
 let workDir: string
@@ -25,11 +26,19 @@ let manifest: Manifest
 /** Runs a command in the user project and returns its exit code and merged output. */
 async function inProject(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null, output: string }> {
   let output = ''
-  const child = spawn(command, args, { cwd: project, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, args, { cwd: project, env: { ...userEnvironment(), NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
   const code = await new Promise<number | null>(resolvePromise => child.on('close', resolvePromise))
   return { code, output }
+}
+
+/**
+ * This process's environment without what Vitest sets for its own workers (VITEST*, NODE_ENV=test, TEST): a user's
+ * shell has none of it, and Vite changes behaviour under it (it skips the dependency scan, hiding its failures).
+ */
+function userEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
 }
 
 beforeAll(async () => {
@@ -47,8 +56,11 @@ beforeAll(async () => {
     'export default defineConfig({ plugins: [assemblyWorld()] })',
     '',
   ].join('\n'))
-  // The peers at the versions this checkout tests with, from npm's cache when it has them (it does after `npm ci`).
-  const peers = Object.keys(manifest.peerDependencies).map(name => `${name}@${manifest.devDependencies[name]}`)
+  // The required peers at the versions this checkout tests with, from npm's cache when it has them (it does after
+  // `npm ci`); optional ones (gpu.js) are left out, as README's install line leaves them out.
+  const peers = Object.keys(manifest.peerDependencies)
+    .filter(name => manifest.peerDependenciesMeta?.[name]?.optional !== true)
+    .map(name => `${name}@${manifest.devDependencies[name]}`)
   await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(workDir, packed!.filename), ...peers, `typescript@${manifest.devDependencies.typescript}`], { cwd: project, maxBuffer: 64 * 1024 * 1024 })
 }, 300_000)
 
@@ -130,6 +142,15 @@ describe('a user project with the installed package', () => {
     expect(found, `${output}\n${result}`).not.toBeNull()
     expect(Object.fromEntries(found![1]!.split(',').map(pair => pair.split('=')))).toEqual({ evaluation: '404', demonstrations: '404', generator: '404', allowed: '200' })
   }, 300_000)
+
+  it('`npx awb doctor` opens the installed headless page without gpu.js (an optional peer it does not need)', async () => {
+    await rm(join(project, 'node_modules', '.vite'), { recursive: true, force: true })
+    const { code, output } = await inProject('npx', ['awb', 'doctor'])
+    expect(code, output).toBe(0)
+    expect(output).toMatch(/^ok\s+webmcp\s/m)
+    // A scan of the GPU page (gpu.js not installed) made Vite skip pre-bundling for every page.
+    expect(output).not.toMatch(/Failed to run dependency scan|could not be resolved/)
+  }, 180_000)
 
   it('`npx awb validate` checks the bundled package with the compiled CLI', async () => {
     const { code, output } = await inProject('npx', ['awb', 'validate'])
