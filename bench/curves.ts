@@ -2,18 +2,12 @@
 // scores the state after each recorded call (`awb curves`' code path). Prints per-sample figures, cost per step
 // and per run (wall and process CPU), as a table and one JSON line.
 // Usage: tsx bench/curves.ts [--workers N] [--run RUN_DIR] [--only BLOCK]
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { decodeEpisode, encodeEpisode } from '../src/episode/index.ts'
 import { computeRunCurves, isFailedCurve, type SampleCurve } from '../src/evaluate/curves/index.ts'
 import { createScorer } from '../src/evaluate/index.ts'
-import { openPackage, readEpisode } from '../src/package/index.ts'
-import { loadMujoco, WorldRuntime } from '../src/world/index.ts'
-import { writeRun, type FixtureAttempt } from '../test/helpers/run-fixture.ts'
-
-const PACKAGE = 'fixtures/awb-mini'
-const DEMONSTRATIONS = 'fixtures/demonstrations'
+import { BENCH_PACKAGE as PACKAGE, replayDemonstrationsRun } from './replay-run.ts'
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(name)
@@ -24,29 +18,9 @@ const workers = workersFlag === undefined ? undefined : Number(workersFlag)
 if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new Error(`--workers: expected a whole number ≥ 0, got ${workersFlag}`)
 const only = flag('--only')
 
-/** A run of every awb-mini sample (or one block), each replaying its demonstration; returns the run directory. */
-async function replayRun(dir: string): Promise<string> {
-  const pkg = await openPackage(PACKAGE)
-  const mujoco = await loadMujoco()
-  const attempts: FixtureAttempt[] = []
-  for (const block of pkg.blocks.filter(b => only === undefined || b.name === only)) {
-    for (const sample of block.samples) {
-      const runtime = WorldRuntime.open({ mujoco, episode: await decodeEpisode(await readEpisode(pkg, sample)) })
-      const script = await readFile(join(DEMONSTRATIONS, block.name, `${sample.slug}.calls.jsonl`), 'utf8')
-      for (const line of script.split('\n').filter(l => l.trim() !== '')) {
-        const call = JSON.parse(line) as { name: string; arguments: Record<string, unknown> }
-        await runtime.callTool(call.name, call.arguments)
-      }
-      attempts.push({ block: block.name, sampleId: sample.id, finalEpisode: await encodeEpisode(runtime.exportEpisode()) })
-    }
-  }
-  await writeRun({ dir, attempts })
-  return dir
-}
-
 const temporary = flag('--run') === undefined ? await mkdtemp(join(tmpdir(), 'awb-bench-curves-')) : undefined
 try {
-  const runDir = flag('--run') ?? (await replayRun(join(temporary!, 'run')))
+  const runDir = flag('--run') ?? (await replayDemonstrationsRun(join(temporary!, 'run'), { only }))
   const scorer = createScorer(workers === undefined ? {} : { workers })
   const cpu0 = process.cpuUsage()
   const curves = await computeRunCurves({

@@ -19,8 +19,8 @@ export async function assertNewOutputDir(output: string, protectedDirs: readonly
   }
 }
 
-/** Writes `files` (name → text) into a temporary sibling, then renames it to `output` in one step. */
-export async function writeOutputDir(output: string, files: Readonly<Record<string, string>>): Promise<void> {
+/** Writes `files` (name → text or bytes) into a temporary sibling, then renames it to `output` in one step. */
+export async function writeOutputDir(output: string, files: Readonly<Record<string, string | Uint8Array>>): Promise<void> {
   const target = resolve(output)
   await mkdir(dirname(target), { recursive: true })
   const staging = await mkdtemp(join(dirname(target), `.${basename(target)}.tmp-`))

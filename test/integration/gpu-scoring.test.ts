@@ -10,7 +10,7 @@ import { ScoringPool } from '../../src/scoring/workers/index.ts'
 import {
   openPageDevice, decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice, type PageNearestDevice,
 } from '../../src/scoring/gpu/index.ts'
-import { createScorer } from '../../src/evaluate/index.ts'
+import { createScorer, GPU_SAMPLES_AT_ONCE } from '../../src/evaluate/index.ts'
 import type { AlignmentStart } from '../../src/scoring/index.ts'
 import { floatBits } from '../helpers/float-bits.ts'
 import { flat, readVector, sampleFromEvaluation, type EvaluationLike, type PosesFile } from '../unit/scoring/load-conformance.ts'
@@ -155,6 +155,9 @@ describe('backend choice', () => {
       await expect(gpu.score(input)).rejects.toThrow(/exactly 1000 points/)
       await expect(cpu.score(input)).rejects.toThrow(/exactly 1000 points/)
       expect([gpu.backend, cpu.backend]).toEqual(['gpu-gpujs:software', 'cpu-cells'])
+      // `awb eval` hands a GPU scorer a batch of samples at once, a CPU scorer one (its pool already uses every core).
+      expect([gpu.samplesAtOnce, cpu.samplesAtOnce]).toEqual([GPU_SAMPLES_AT_ONCE, 1])
+      expect(gpu.decision).toMatchObject({ choice: 'gpu', backend: 'gpu', rendererKind: 'software' })
       const outcomes = await scoreSamplesOnDevice(device, [input])
       expect(floatBits(outcomes)).toBe(floatBits([{ score: scoreSample(input) }]))
     } finally {

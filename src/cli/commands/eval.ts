@@ -1,6 +1,7 @@
 // `awb eval RUN… --benchmark DIR --output NEW`: scores recorded runs into metrics.jsonl and summary.json.
 import * as z from 'zod'
-import { createScorer, evaluateRuns } from '../../evaluate/index.ts'
+import { createScorer, EVALUATION_RECORD, evaluateRuns, type MetricsRow } from '../../evaluate/index.ts'
+import { metricsArrow } from '../../report/columnar/index.ts'
 import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
 
@@ -32,12 +33,12 @@ export async function run(args: unknown[]): Promise<number> {
       const outcome = row.status === 'scored' ? `SR ${row.SR} PA ${row.PA.toFixed(3)} SCD ${row.SCD?.toFixed(4)}` : `error: ${row.error}`
       process.stderr.write(`[${done}/${total}] ${row.block} ${row.sample_id}: ${outcome}\n`)
     },
+    // The same rows as an Arrow IPC file, written with the others. They pass through JSON first, so both files hold
+    // exactly the values metrics.jsonl does.
+    extraFiles: finished => ({ 'metrics.arrow': metricsArrow(finished.map(row => JSON.parse(JSON.stringify(row)) as MetricsRow)) }),
   }).finally(() => scorer.close())
   const scored = rows.filter(row => row.status === 'scored').length
-  // The same rows as an Arrow IPC file, read back from metrics.jsonl so both files hold exactly the same values.
-  const { readMetricsRows, writeMetricsArrow } = await import('../../report/columnar/index.ts')
-  await writeMetricsArrow(outputDir, (await readMetricsRows(outputDir)) ?? [])
-  process.stderr.write(`wrote ${outputDir}/metrics.jsonl, metrics.arrow and summary.json (${scored}/${rows.length} scored, ${summary.status}; scoring backend ${scorer.backend})\n`)
+  process.stderr.write(`wrote ${outputDir}/metrics.jsonl, metrics.arrow, summary.json and ${EVALUATION_RECORD} (${scored}/${rows.length} scored, ${summary.status}; scoring backend ${scorer.backend}: ${scorer.decision?.reason ?? 'no sample reached scoring'})\n`)
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
   return scored === rows.length ? 0 : 1
 }

@@ -4,7 +4,7 @@
 import type { IcpKernel, SampleInput, SampleScore } from '../../scoring/index.ts'
 import { ScoringPool } from '../../scoring/workers/index.ts'
 import {
-  DeviceBatchScorer, decideBackend, scoringBackendFromEnv, classifyRenderer,
+  DeviceBatchScorer, cpuRequestedDecision, decideBackend, scoringBackendFromEnv, classifyRenderer,
   type BackendDecision, type NearestDevice, type ScoringBackendChoice,
 } from '../../scoring/gpu/index.ts'
 
@@ -21,6 +21,14 @@ export interface SampleScorer {
    * score), naming the CPU kernel that ran (`cpu-cells`, …) or the GPU's renderer class (`gpu-gpujs:hardware`).
    */
   readonly backend: string
+  /** How the backend was chosen and why (`awb doctor`'s words); undefined until the first score decides it. */
+  readonly decision: BackendDecision | undefined
+  /**
+   * Samples worth handing over at once: 1 on the CPU (its pool spreads one sample's starts over every worker, so a
+   * second sample only waits, holding its clouds), GPU_SAMPLES_AT_ONCE on the GPU (concurrent samples share one
+   * lockstep batch, fewer round trips). Known after the first score, like `backend`.
+   */
+  readonly samplesAtOnce: number
   /** Worker threads in use (0 = the calling thread). */
   readonly workers: number
   /** ICP objective implementation (results do not depend on it). */
@@ -44,6 +52,9 @@ export const SCORING_BACKENDS = {
   wasm: 'cpu-kdtree-wasm',
   js: 'cpu-kdtree-js',
 } as const satisfies Record<IcpKernel, string>
+
+/** Samples a GPU scorer takes at once (see SampleScorer.samplesAtOnce); bounds the archives and clouds held together. */
+export const GPU_SAMPLES_AT_ONCE = 8
 
 /** Row label of the GPU backend before its renderer is known. */
 export const GPU_BACKEND_LABEL = 'gpu-gpujs'
@@ -73,10 +84,12 @@ export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
   const cpuLabel = SCORING_BACKENDS[pool.kernel]
   // Until the first score decides: the CPU for cpu / auto (auto keeps it unless a GPU wins), the GPU for gpu.
   let label = choice === 'gpu' ? GPU_BACKEND_LABEL : cpuLabel
-  let decided: Promise<{ decision: BackendDecision; device: NearestDevice | undefined; batch: DeviceBatchScorer | undefined }> | undefined
-  const decide = () => decided ??= decideBackend({ choice, cpuScore: input => pool.scoreSample(input) }).then(({ decision, device }) => {
+  let decision = choice === 'cpu' ? cpuRequestedDecision() : undefined
+  let decided: Promise<{ device: NearestDevice | undefined; batch: DeviceBatchScorer | undefined }> | undefined
+  const decide = () => decided ??= decideBackend({ choice, cpuScore: input => pool.scoreSample(input) }).then(({ decision: made, device }) => {
+    decision = made
     if (device !== undefined) label = gpuBackendLabel(device)
-    return { decision, device, batch: device === undefined ? undefined : new DeviceBatchScorer(device, { pointsPerPart: POINTS_PER_PART }) }
+    return { device, batch: device === undefined ? undefined : new DeviceBatchScorer(device, { pointsPerPart: POINTS_PER_PART }) }
   })
   // CPU samples take turns here (the pool runs one at a time), so the time one waits for those before it is measured
   // apart from its own. GPU samples are not queued: concurrent ones share one lockstep batch on the device.
@@ -110,6 +123,8 @@ export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
   }
   return {
     get backend() { return label },
+    get decision() { return decision },
+    get samplesAtOnce() { return label === cpuLabel ? 1 : GPU_SAMPLES_AT_ONCE },
     workers: pool.workers,
     kernel: pool.kernel,
     start: () => { if (choice !== 'gpu') pool.start() },

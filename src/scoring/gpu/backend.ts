@@ -88,6 +88,11 @@ function defaultOpenDevice(extraArgs: readonly string[]): Promise<NearestDevice>
   return openPageDevice({ extraArgs })
 }
 
+/** The decision for `--backend cpu`: nothing is probed. */
+export function cpuRequestedDecision(): BackendDecision {
+  return { choice: 'cpu', backend: 'cpu', reason: 'requested (--backend cpu)', renderer: null, rendererKind: null, calibration: null }
+}
+
 /**
  * The backend for `choice`, plus the open device when it is the GPU (the caller closes it). `cpu` opens nothing;
  * `gpu` always uses the GPU page (hardware flags first, SwiftShader if that is all there is); `auto` returns cpu
@@ -98,7 +103,7 @@ export async function decideBackend(options: DecideBackendOptions): Promise<{ de
   const { choice } = options
   const open = options.openDevice ?? defaultOpenDevice
   const base = { choice, renderer: null, rendererKind: null, calibration: null }
-  if (choice === 'cpu') return { decision: { ...base, backend: 'cpu', reason: 'requested (--backend cpu)' }, device: undefined }
+  if (choice === 'cpu') return { decision: cpuRequestedDecision(), device: undefined }
   const hasNode = (options.hasGpuDeviceNode ?? hasGpuDeviceNode)()
   if (choice === 'auto' && !hasNode) {
     return { decision: { ...base, backend: 'cpu', reason: 'no GPU device node (/dev/nvidia*, /dev/dri/renderD*): no hardware GPU to use' }, device: undefined }

@@ -15,7 +15,7 @@ export {
   type RendererKind, type ScoringBackendChoice,
 } from './detect.ts'
 export {
-  CALIBRATION_PARTS, GPU_MIN_SPEEDUP_FRACTION, decideBackend, hasGpuDeviceNode, openPageDevice, type BackendDecision, type DecideBackendOptions,
+  CALIBRATION_PARTS, GPU_MIN_SPEEDUP_FRACTION, cpuRequestedDecision, decideBackend, hasGpuDeviceNode, openPageDevice, type BackendDecision, type DecideBackendOptions,
 } from './backend.ts'
 // Types only: the page device pulls in Playwright and Vite, so it is loaded lazily (openPageDevice).
 export type { OpenPageDeviceOptions, PageNearestDevice } from './page-device.ts'

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeEpisode, encodeEpisode } from '../../../src/episode/index.ts'
 import { evaluateRuns } from '../../../src/evaluate/evaluate-runs.ts'
 import { createScorer, type SampleScorer } from '../../../src/evaluate/index.ts'
+import { tableFromIPC } from 'apache-arrow'
 import { RunError } from '../../../src/runs/index.ts'
+import { runCli } from '../../helpers/run-cli.ts'
 import { recordSetObjectPose } from '../../helpers/episode-fixture.ts'
 import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../../helpers/package-fixture.ts'
 import { COMPLETED_RESULT, writeRun, type FixtureAttempt } from '../../helpers/run-fixture.ts'
@@ -67,6 +69,47 @@ describe('evaluateRuns', () => {
     expect(JSON.parse(await readFile(join(output, 'summary.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(summary)))
   })
 
+  it('hands the scorer as many samples at once as it takes, keeps the selection order, and records the backend in eval.json', async () => {
+    const runDir = await run('order', await completeAttempts())
+    const expected = (await evaluateRuns({ runDirs: [runDir], packageDir: fixture.root, outputDir: newOutput(), scorer, concurrency: 1 })).rows
+    const progress: string[] = []
+    const output = newOutput()
+    let peak = 0
+    let inFlight = 0
+    // A scorer wrapper that holds every score a little, so all samples are in flight together.
+    const counting: SampleScorer = {
+      get backend() { return scorer.backend },
+      get decision() { return scorer.decision },
+      samplesAtOnce: 3,
+      workers: scorer.workers,
+      kernel: scorer.kernel,
+      start: () => scorer.start(),
+      close: () => scorer.close(),
+      score: async (input, options) => {
+        peak = Math.max(peak, ++inFlight)
+        await new Promise(done => setTimeout(done, 20))
+        try { return await scorer.score(input, options) } finally { inFlight-- }
+      },
+    }
+    const { rows } = await evaluateRuns({
+      runDirs: [runDir], packageDir: fixture.root, outputDir: output, scorer: counting,
+      onRow: (row, done, total) => progress.push(`${done}/${total}`),
+      extraFiles: finished => ({ 'count.bin': new Uint8Array([finished.length]) }),
+    })
+    expect(peak).toBe(3)
+    expect(scorer.samplesAtOnce).toBe(1)
+    expect(JSON.stringify(rows)).toBe(JSON.stringify(expected))
+    expect(progress).toEqual(['1/5', '2/5', '3/5', '4/5', '5/5'])
+    expect((await readdir(output)).sort()).toEqual(['count.bin', 'eval.json', 'metrics.jsonl', 'summary.json'])
+    expect([...await readFile(join(output, 'count.bin'))]).toEqual([5])
+    const record = JSON.parse(await readFile(join(output, 'eval.json'), 'utf8'))
+    expect(record).toMatchObject({
+      protocol: 'assembly-evaluation-v1', benchmark: fixture.root, runs: [runDir],
+      scoring: { backend: 'cpu-cells', kernel: 'cells', workers: 0, decision: { backend: 'cpu', reason: expect.stringMatching(/no GPU device node|gpu\.js is not installed|requested/) } },
+      versions: { 'assembly-world-bench': expect.any(String) },
+    })
+  })
+
   it('keeps going past broken samples: failed geometry, a foreign world, an unfinished attempt, a changed task', async () => {
     const attempts = await completeAttempts()
     attempts[1] = { block: 'partnet-final-image', sampleId: SAMPLE, finalEpisode: await finalEpisode('partnet-final-image', [3, 0, 0]) }
@@ -114,5 +157,23 @@ describe('evaluateRuns', () => {
     const output = newOutput()
     await expect(evaluateRuns({ runDirs: [runDir], packageDir: fixture.root, outputDir: output, scorer })).rejects.toMatchObject({ code: 'EVALUATE_RUN_MISMATCH', message: expect.stringMatching(message) })
     await expect(readdir(output)).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+})
+
+describe('awb eval', () => {
+  it('writes metrics.jsonl, metrics.arrow (the same rows), summary.json and eval.json in one step, naming the backend', async () => {
+    const attempts = await completeAttempts()
+    attempts[1] = { block: 'partnet-final-image', sampleId: SAMPLE, result: { status: 'running', execution: { status: 'pending' }, archive: { status: 'not_saved' } } }
+    const runDir = await run('cli', attempts)
+    const output = newOutput()
+    const { code, stdout, stderr } = await runCli(['eval', runDir, '--benchmark', fixture.root, '--output', output, '--backend', 'cpu', '--workers', '0'])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/\(4\/5 scored, partial; scoring backend cpu-cells: requested \(--backend cpu\)\)/)
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'partial', scored: 4 })
+    expect((await readdir(output)).sort()).toEqual(['eval.json', 'metrics.arrow', 'metrics.jsonl', 'summary.json'])
+    const lines = (await readFile(join(output, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { sample_id: string; status: string; SCD: number | null })
+    const table = tableFromIPC(await readFile(join(output, 'metrics.arrow')))
+    expect(table.toArray().map(r => [r.sample_id, r.status, r.SCD])).toEqual(lines.map(l => [l.sample_id, l.status, l.SCD]))
+    expect(JSON.parse(await readFile(join(output, 'eval.json'), 'utf8')).scoring).toMatchObject({ backend: 'cpu-cells', workers: 0, decision: { choice: 'cpu', backend: 'cpu' } })
   })
 })
