@@ -1,0 +1,125 @@
+// A NearestDevice giving exactly the answers of Float32EmulationDevice (the page kernel's float32 brute force: the
+// nearest index, lowest index on ties, and the second-smallest float32 squared distance) at KD-tree speed, so the
+// lockstep scorer can be checked on whole 1000-point-per-part samples in a unit test. Tests only; its own test
+// compares it with the brute force.
+//
+// Why it is exact: for the float32 query q, the KD tree gives the float64 distances D1 ≤ D2 of the two nearest
+// points. Every float32 distance is within a relative 5·2⁻²⁴ of the float64 distance of the same numbers, so a point
+// whose float64 distance exceeds D2·(1 + MARGIN) is float32-farther than both of those two points: it can be neither
+// the brute force's minimum nor its second-smallest value. Scanning the points within that radius in float32, in
+// the kernel's order of operations, therefore gives the brute force's answer.
+import { GPU_NO_CANDIDATE } from '../../src/scoring/gpu/certify.ts'
+import type { NearestAnswers, NearestDevice, NearestGroup } from '../../src/scoring/gpu/device.ts'
+import { KdTree, type KdTreeArrays } from '../../src/scoring/kd-tree.ts'
+
+/** Relative radius margin over the float32 error (≈ 3·10⁻⁷): generous, it only adds points to scan. */
+const MARGIN = 1e-5
+
+interface Cloud {
+  points: Float32Array
+  tree: KdTree
+  arrays: KdTreeArrays
+  /** Explicit stack for range queries. */
+  stack: Int32Array
+}
+
+export class KdFloat32Device implements NearestDevice {
+  readonly renderer: string = 'float32 emulation with KD search (CPU, tests)'
+  readonly mode: string = 'emulation'
+  private readonly clouds = new Map<number, Cloud>()
+  private nextId = 0
+
+  async upload(cloud: Float32Array): Promise<number> {
+    const id = this.nextId++
+    const points = cloud.slice()
+    const tree = new KdTree(Float64Array.from(points))
+    const arrays = tree.arrays()
+    this.clouds.set(id, { points, tree, arrays, stack: new Int32Array(2 * Math.log2(arrays.nodeStart.length + 1) + 8) })
+    return id
+  }
+
+  async release(ids: readonly number[]): Promise<void> {
+    for (const id of ids) this.clouds.delete(id)
+  }
+
+  async nearest(groups: readonly NearestGroup[]): Promise<NearestAnswers[]> {
+    return groups.map(group => this.runGroup(group))
+  }
+
+  async close(): Promise<void> {
+    this.clouds.clear()
+  }
+
+  private cloud(id: number): Cloud {
+    const cloud = this.clouds.get(id)
+    if (cloud === undefined) throw new RangeError(`KdFloat32Device: no cloud ${id} (released or never uploaded)`)
+    return cloud
+  }
+
+  private runGroup(group: NearestGroup): NearestAnswers {
+    const src = this.cloud(group.source).points, target = this.cloud(group.target)
+    const n = src.length / 3
+    const maps = group.affines.length / 12
+    const index = new Float32Array(n * maps), second = new Float32Array(n * maps)
+    const f = Math.fround
+    const a = group.affines
+    const answer = { best: 0, next: 0, index: 0 }
+    for (let k = 0; k < maps; k++) {
+      const b = 12 * k
+      // Consecutive source points are neighbours (clouds arrive in tree order): the last answer is a good hint.
+      let hint = -1
+      for (let i = 0; i < n; i++) {
+        const sx = src[3 * i]!, sy = src[3 * i + 1]!, sz = src[3 * i + 2]!
+        // The kernel's float32 query, operation for operation.
+        const x = f(f(f(f(a[b]! * sx) + f(a[b + 1]! * sy)) + f(a[b + 2]! * sz)) + a[b + 9]!)
+        const y = f(f(f(f(a[b + 3]! * sx) + f(a[b + 4]! * sy)) + f(a[b + 5]! * sz)) + a[b + 10]!)
+        const z = f(f(f(f(a[b + 6]! * sx) + f(a[b + 7]! * sy)) + f(a[b + 8]! * sz)) + a[b + 11]!)
+        hint = target.tree.nearest(x, y, z, hint)
+        const radiusSq = target.tree.secondLowerSq * (1 + MARGIN)
+        bruteForceWithin(target, x, y, z, radiusSq, answer)
+        index[k * n + i] = answer.index
+        second[k * n + i] = answer.next
+      }
+    }
+    return { index, second }
+  }
+}
+
+/** The float32 brute force restricted to the points within √radiusSq of the query (float64 distances). */
+function bruteForceWithin(cloud: Cloud, x: number, y: number, z: number, radiusSq: number, out: { best: number; next: number; index: number }): void {
+  const f = Math.fround
+  const { nodeStart, nodeEnd, boxes, xs, ys, zs, firstLeaf } = cloud.arrays
+  const order = cloud.tree.order, pts = cloud.points, stack = cloud.stack
+  let best = GPU_NO_CANDIDATE, next = GPU_NO_CANDIDATE, bi = -1
+  let top = 0
+  stack[top++] = 0
+  while (top > 0) {
+    const node = stack[--top]!
+    if (boxDistSq(boxes, 6 * node, x, y, z) > radiusSq) continue
+    if (node < firstLeaf) {
+      stack[top++] = 2 * node + 1
+      stack[top++] = 2 * node + 2
+      continue
+    }
+    for (let p = nodeStart[node]!; p < nodeEnd[node]!; p++) {
+      const ex = x - xs[p]!, ey = y - ys[p]!, ez = z - zs[p]!
+      if (ex * ex + ey * ey + ez * ez > radiusSq) continue
+      const j = order[p]!
+      const dx = f(x - pts[3 * j]!), dy = f(y - pts[3 * j + 1]!), dz = f(z - pts[3 * j + 2]!)
+      const d = f(f(f(dx * dx) + f(dy * dy)) + f(dz * dz))
+      // The brute force scans j upwards and keeps the first minimum: equal distances go to the lower index.
+      if (d < best || (d === best && j < bi)) { next = best; best = d; bi = j } else if (d < next) next = d
+    }
+  }
+  out.best = best
+  out.next = next
+  out.index = bi
+}
+
+/** Squared distance from the query to box `boxes[b..b+6)` (xyz min, xyz max); 0 inside. */
+function boxDistSq(boxes: Float64Array, b: number, x: number, y: number, z: number): number {
+  const gx = Math.max(0, boxes[b]! - x, x - boxes[b + 3]!)
+  const gy = Math.max(0, boxes[b + 1]! - y, y - boxes[b + 4]!)
+  const gz = Math.max(0, boxes[b + 2]! - z, z - boxes[b + 5]!)
+  return gx * gx + gy * gy + gz * gz
+}
