@@ -2,7 +2,8 @@
 // near-perfect and a scrambled pose) and every 11-chair pose is scored by the lockstep scorer against a device that
 // answers exactly like the page kernel's float32 brute force (test/helpers/kd-float32-device.ts) and by the CPU
 // backend; every row must be bit-identical. Prints a table with the certification figures and one JSON line. One
-// process per CPU (each row is 5–30 M device queries at ~1.5 µs).
+// process per CPU (each row is 5–30 M device queries at ~1.5 µs). Also prints each row's point pairs, which a GPU
+// brute force must compare, and the throughput at which it would merely tie this CPU.
 // Usage: tsx bench/gpu-exact.ts [--only <substring of the sample path>] [--jobs N]
 import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -49,7 +50,7 @@ function cases(): Case[] {
   return list
 }
 
-interface Result { name: string; parts: number; cpuMs: number; lockstepMs: number; rounds: number; queries: number; certifiedPct: number; fallbacks: number; isIdentical: boolean }
+interface Result { name: string; parts: number; cpuMs: number; lockstepMs: number; rounds: number; queries: number; pairs: number; certifiedPct: number; fallbacks: number; isIdentical: boolean }
 
 /** Scores one case both ways (in this process). */
 async function check(one: Case): Promise<Result> {
@@ -62,7 +63,7 @@ async function check(one: Case): Promise<Result> {
   const [outcome] = await scoreSamplesOnDevice(new KdFloat32Device(), [input], {}, stats)
   const lockstepMs = performance.now() - clock
   return {
-    name: one.name, parts: one.parts, cpuMs: Math.round(cpuMs), lockstepMs: Math.round(lockstepMs), rounds: stats.rounds, queries: stats.queries,
+    name: one.name, parts: one.parts, cpuMs: Math.round(cpuMs), lockstepMs: Math.round(lockstepMs), rounds: stats.rounds, queries: stats.queries, pairs: stats.pairs,
     certifiedPct: Math.round(1e4 * stats.certified / Math.max(1, stats.queries)) / 100, fallbacks: stats.fallbacks,
     isIdentical: outcome !== undefined && 'score' in outcome && floatBits(outcome.score) === floatBits(cpu),
   }
@@ -89,9 +90,11 @@ if (one !== undefined) {
     return result
   })))
   console.log(`\nLockstep GPU scorer vs CPU backend, whole rows at full size, float32 brute-force-exact device (${cpus()[0]?.model ?? 'cpu'} ×${availableParallelism()}, ${jobs} jobs, ${((performance.now() - started) / 1000).toFixed(0)} s)`)
-  console.log('| row | parts | device rounds | queries | certified % | KD fallbacks | cpu ms | lockstep ms | bit-identical |')
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|')
-  for (const r of results) console.log(`| ${r.name} | ${r.parts} | ${r.rounds} | ${r.queries} | ${r.certifiedPct} | ${r.fallbacks} | ${r.cpuMs} | ${r.lockstepMs} | ${r.isIdentical ? 'yes' : 'NO'} |`)
+  // A GPU brute-forces every point pair of every round: to beat this CPU (one thread here) it must compare at least
+  // pairs / cpu time, before its round trips are counted.
+  console.log('| row | parts | device rounds | queries | certified % | KD fallbacks | point pairs | cpu ms (1 thread) | GPU break-even, G pairs/s | lockstep ms | bit-identical |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+  for (const r of results) console.log(`| ${r.name} | ${r.parts} | ${r.rounds} | ${r.queries} | ${r.certifiedPct} | ${r.fallbacks} | ${r.pairs.toExponential(2)} | ${r.cpuMs} | ${(r.pairs / Math.max(1, r.cpuMs) / 1e6).toFixed(0)} | ${r.lockstepMs} | ${r.isIdentical ? 'yes' : 'NO'} |`)
   const identical = results.filter(r => r.isIdentical).length
   console.log(JSON.stringify({ bench: 'gpu-exact', rows: results.length, identical, queries: results.reduce((s, r) => s + r.queries, 0), certifiedPct: Math.round(1e4 * results.reduce((s, r) => s + r.queries * r.certifiedPct / 100, 0) / Math.max(1, results.reduce((s, r) => s + r.queries, 0))) / 100 }))
   if (identical !== results.length) {

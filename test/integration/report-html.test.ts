@@ -125,12 +125,12 @@ describe('awb report (HTML)', () => {
   })
 
   it('`awb curves` writes curves.json, steps.arrow and metrics.arrow whose last steps equal the official rows', async () => {
-    const run = await runCli(['curves', runDir, '--benchmark', PACKAGE, '--workers', '0'])
+    const run = await runCli(['curves', runDir, '--benchmark', PACKAGE, '--workers', '0', '--backend', 'cpu'])
     expect(run.stderr).not.toContain('warning')
     expect(run.code).toBe(0)
-    const figures = JSON.parse(run.stdout) as { samples: number; failed: number; steps: number; states_scored: number }
-    // 1315: get_scene + 3 placements; 16/16256: get_scene + 2 placements.
-    expect(figures).toMatchObject({ samples: 2, failed: 0, steps: 7, states_scored: 7 })
+    const figures = JSON.parse(run.stdout) as { samples: number; failed: number; steps: number; states_scored: number; backend: string }
+    // 1315: get_scene + 3 placements; 16/16256: get_scene + 2 placements. The backend that scored them is named.
+    expect(figures).toMatchObject({ samples: 2, failed: 0, steps: 7, states_scored: 7, backend: 'cpu-cells' })
     const rows = (await readFile(join(runDir, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { SR: number; PA: number; SCD: number })
     const curves = JSON.parse(await readFile(join(runDir, 'curves.json'), 'utf8')) as { samples: { steps: { SR: number; PA: number; SCD: number }[] }[] }
     expect(curves.samples.map(s => s.steps.at(-1)).map(step => [step!.SR, step!.PA, step!.SCD])).toEqual(rows.map(row => [row.SR, row.PA, row.SCD]))

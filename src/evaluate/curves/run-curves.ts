@@ -21,8 +21,8 @@ export interface FailedCurve {
 export interface RunCurves {
   run: string
   samples: (SampleCurve | FailedCurve)[]
-  /** Cost of the whole computation: seconds, steps and distinct states scored. */
-  cost: { seconds: number; steps: number; states_scored: number; scoring_seconds: number; workers: number }
+  /** Cost of the whole computation: seconds, steps and distinct states scored, and the scoring backend actually used. */
+  cost: { seconds: number; steps: number; states_scored: number; scoring_seconds: number; workers: number; backend: string }
 }
 
 export interface ComputeRunCurvesOptions {
@@ -76,6 +76,7 @@ export async function computeRunCurves(options: ComputeRunCurvesOptions): Promis
       states_scored: scored.reduce((sum, s) => sum + s.cost.states_scored, 0),
       scoring_seconds: scored.reduce((sum, s) => sum + s.cost.scoring_seconds, 0),
       workers: options.scorer.workers,
+      backend: options.scorer.backend,
     },
   }
 }

@@ -31,7 +31,7 @@ const FailedSchema = z.strictObject({ block: z.string(), sample_id: z.string(), 
 export const RunCurvesSchema = z.strictObject({
   run: z.string(),
   samples: z.array(z.union([CurveSchema, FailedSchema])),
-  cost: z.strictObject({ seconds: z.number(), steps: z.number().int(), states_scored: z.number().int(), scoring_seconds: z.number(), workers: z.number().int() }),
+  cost: z.strictObject({ seconds: z.number(), steps: z.number().int(), states_scored: z.number().int(), scoring_seconds: z.number(), workers: z.number().int(), backend: z.string().default('not recorded') }),
 })
 
 /** `dir/curves.json`, or undefined when the run has none yet. Throws `ReportError` when it is not ours. */

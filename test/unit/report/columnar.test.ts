@@ -78,7 +78,7 @@ describe('steps.arrow', () => {
         { block: 'fantastic-breaks-none', sample_id: '16/16256', steps: [...STEPS] },
         { block: 'partnet-none', sample_id: '20545', error: 'EvaluateError: no export' },
       ],
-      cost: { seconds: 1, steps: 3, states_scored: 2, scoring_seconds: 0.9, workers: 0 },
+      cost: { seconds: 1, steps: 3, states_scored: 2, scoring_seconds: 0.9, workers: 0, backend: 'cpu-cells' },
     } as unknown as RunCurves
     const [json, arrow] = await writeCurves(dir, curves)
     expect(JSON.parse(await readFile(json!, 'utf8'))).toEqual(curves)
