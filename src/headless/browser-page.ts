@@ -6,11 +6,18 @@ import { type Browser, chromium, type Page } from 'playwright'
 import { createServer, type ViteDevServer } from 'vite'
 import { CHROMIUM_ARGS, findChromium } from '../shared/chromium.ts'
 import { RenderError } from '../render/index.ts'
-import { ENCLOSING_NODE_MODULES, PACKAGE_ROOT } from '../shared/package-root.ts'
+import { ENCLOSING_NODE_MODULES, MODULES_ROOT, PACKAGE_ROOT } from '../shared/package-root.ts'
 
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url))
-/** What the page server may serve: the package's own modules and, installed, the dependencies hoisted beside it. */
-const SERVED_ROOTS = ENCLOSING_NODE_MODULES === undefined ? [PACKAGE_ROOT] : [PACKAGE_ROOT, ENCLOSING_NODE_MODULES]
+/**
+ * What the page server may serve: the package's page-safe modules (`src/`, compiled or not) and its dependencies
+ * (its own node_modules and, installed, the one it is hoisted into). Never the package root: its `fixtures/` hold the
+ * bundled benchmark (every `evaluation.json`), the demonstrations and the generator, and any local process can reach
+ * this port.
+ */
+const SERVED_ROOTS = [join(MODULES_ROOT, 'src'), join(PACKAGE_ROOT, 'node_modules'), ...(ENCLOSING_NODE_MODULES === undefined ? [] : [ENCLOSING_NODE_MODULES])]
+/** Refused even inside the served roots (Vite's own defaults, plus ground truth wherever a package lies). */
+const DENIED_FILES = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/evaluation.json']
 /** Its own pre-bundle cache, so driver runs never invalidate the one Vitest keeps (never inside an installed package). */
 const CACHE_DIR = join(ENCLOSING_NODE_MODULES ?? join(PACKAGE_ROOT, 'node_modules'), '.vite', 'awb-headless')
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
@@ -44,6 +51,8 @@ export interface BrowserPage {
   page: Page
   /** The browser's WebGL renderer string (e.g. SwiftShader), or `no WebGL2`. */
   gpu: string
+  /** Origin of the page server (`http://127.0.0.1:<port>`), for diagnostics and tests. */
+  origin: string
   /** Messages of uncaught page errors since the page opened (for error reports). */
   pageErrors: readonly string[]
   /** Stops Chromium, then the server; safe to call more than once. */
@@ -84,7 +93,7 @@ export async function openBrowserPage(options: OpenBrowserPageOptions): Promise<
       throw new RenderError('RENDER_HEADLESS_PAGE', `the headless page at ${url} did not start within ${PAGE_READY_TIMEOUT_MS} ms${pageErrors.length > 0 ? `: ${pageErrors.join('; ')}` : ''}`, { cause })
     })
     const gpu = await page.evaluate(readGpu)
-    return { page, gpu, pageErrors, close: closeAll }
+    return { page, gpu, origin: new URL(root).origin, pageErrors, close: closeAll }
   } catch (error) {
     await closeAll()
     throw error
@@ -132,7 +141,7 @@ async function startPageServer(file: string, hasOwnSignalHandling: boolean, extr
       // Scan only the page being opened: another page's imports (gpu.js, an optional peer) may not be installed, and a
       // failed scan makes Vite skip pre-bundling altogether.
       optimizeDeps: { entries: [file], include: [...PREBUNDLED_DEPENDENCIES, ...extraDependencies] },
-      server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { allow: SERVED_ROOTS } },
+      server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { strict: true, allow: SERVED_ROOTS, deny: DENIED_FILES } },
     })
     const listening = await server.listen()
     // Vite's dev server exits the process on SIGTERM and when stdin ends (its CLI behaviour). A caller that
