@@ -9,13 +9,15 @@
 // the brute force's minimum nor its second-smallest value. Scanning the points within that radius in float32, in
 // the kernel's order of operations, therefore gives the brute force's answer.
 import { GPU_NO_CANDIDATE } from '../../src/scoring/gpu/certify.ts'
-import type { NearestAnswers, NearestDevice, NearestGroup } from '../../src/scoring/gpu/device.ts'
+import type { NearestAnswers, NearestGroup } from '../../src/scoring/gpu/device.ts'
+import { Float32EmulationDevice } from '../../src/scoring/gpu/float32-device.ts'
 import { KdTree, type KdTreeArrays } from '../../src/scoring/kd-tree.ts'
 
 /** Relative radius margin over the float32 error (≈ 3·10⁻⁷): generous, it only adds points to scan. */
 const MARGIN = 1e-5
 
-interface Cloud {
+/** The KD tree over one uploaded cloud, for range queries. */
+interface CloudIndex {
   points: Float32Array
   tree: KdTree
   arrays: KdTreeArrays
@@ -23,41 +25,25 @@ interface Cloud {
   stack: Int32Array
 }
 
-export class KdFloat32Device implements NearestDevice {
-  readonly renderer: string = 'float32 emulation with KD search (CPU, tests)'
-  readonly mode: string = 'emulation'
-  private readonly clouds = new Map<number, Cloud>()
-  private nextId = 0
+export class KdFloat32Device extends Float32EmulationDevice {
+  override readonly renderer: string = 'float32 emulation with KD search (CPU, tests)'
+  /** Built on first use per uploaded cloud (the base class owns the clouds). */
+  private readonly indexes = new WeakMap<Float32Array, CloudIndex>()
 
-  async upload(cloud: Float32Array): Promise<number> {
-    const id = this.nextId++
-    const points = cloud.slice()
-    const tree = new KdTree(Float64Array.from(points))
-    const arrays = tree.arrays()
-    this.clouds.set(id, { points, tree, arrays, stack: new Int32Array(2 * Math.log2(arrays.nodeStart.length + 1) + 8) })
-    return id
+  private index(id: number): CloudIndex {
+    const points = this.cloud(id)
+    let found = this.indexes.get(points)
+    if (found === undefined) {
+      const tree = new KdTree(Float64Array.from(points))
+      const arrays = tree.arrays()
+      found = { points, tree, arrays, stack: new Int32Array(2 * Math.log2(arrays.nodeStart.length + 1) + 8) }
+      this.indexes.set(points, found)
+    }
+    return found
   }
 
-  async release(ids: readonly number[]): Promise<void> {
-    for (const id of ids) this.clouds.delete(id)
-  }
-
-  async nearest(groups: readonly NearestGroup[]): Promise<NearestAnswers[]> {
-    return groups.map(group => this.runGroup(group))
-  }
-
-  async close(): Promise<void> {
-    this.clouds.clear()
-  }
-
-  private cloud(id: number): Cloud {
-    const cloud = this.clouds.get(id)
-    if (cloud === undefined) throw new RangeError(`KdFloat32Device: no cloud ${id} (released or never uploaded)`)
-    return cloud
-  }
-
-  private runGroup(group: NearestGroup): NearestAnswers {
-    const src = this.cloud(group.source).points, target = this.cloud(group.target)
+  protected override runGroup(group: NearestGroup): NearestAnswers {
+    const src = this.cloud(group.source), target = this.index(group.target)
     const n = src.length / 3
     const maps = group.affines.length / 12
     const index = new Float32Array(n * maps), second = new Float32Array(n * maps)
@@ -86,7 +72,7 @@ export class KdFloat32Device implements NearestDevice {
 }
 
 /** The float32 brute force restricted to the points within √radiusSq of the query (float64 distances). */
-function bruteForceWithin(cloud: Cloud, x: number, y: number, z: number, radiusSq: number, out: { best: number; next: number; index: number }): void {
+function bruteForceWithin(cloud: CloudIndex, x: number, y: number, z: number, radiusSq: number, out: { best: number; next: number; index: number }): void {
   const f = Math.fround
   const { nodeStart, nodeEnd, boxes, xs, ys, zs, firstLeaf } = cloud.arrays
   const order = cloud.tree.order, pts = cloud.points, stack = cloud.stack

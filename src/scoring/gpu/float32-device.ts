@@ -28,13 +28,15 @@ export class Float32EmulationDevice implements NearestDevice {
     this.clouds.clear()
   }
 
-  private cloud(id: number): Float32Array {
+  /** An uploaded cloud; throws RangeError when it was released or never uploaded. */
+  protected cloud(id: number): Float32Array {
     const cloud = this.clouds.get(id)
     if (cloud === undefined) throw new RangeError(`Float32EmulationDevice: no cloud ${id} (released or never uploaded)`)
     return cloud
   }
 
-  private runGroup(group: NearestGroup): NearestAnswers {
+  /** One group's answers (a subclass may compute the same answers faster). */
+  protected runGroup(group: NearestGroup): NearestAnswers {
     const src = this.cloud(group.source), dst = this.cloud(group.target)
     const n = src.length / 3, m = dst.length / 3
     const maps = group.affines.length / 12
