@@ -92,6 +92,8 @@ export class BenchmarkSession {
   private readonly recordedHere = new Map<string, RecordedPlan>()
   /** Samples being scored now (their record is not written yet). */
   private readonly finishing = new Map<string, Promise<void>>()
+  /** When and with which SHA-256 each sample's final episode was saved (a page lost after saving is still scored). */
+  private readonly savedFinal = new Map<string, { at: number; sha256: string }>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
@@ -190,10 +192,18 @@ export class BenchmarkSession {
 
   /**
    * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
-   * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is.
+   * failed with `reason`, and its project may go on with its next sample. A finished sample is left as it is. When
+   * its final episode was already saved, the agent's work was done: the saved world is scored as any saved export is
+   * (scoring.md §8.2), with execution `interrupted` and the page's lost report (tool calls, timings) unknown.
    */
   async abandonSample(block: string, sampleId: string, reason: string): Promise<void> {
+    const open = this.gate.openSamples().find(sample => sample.block === block && sample.sampleId === sampleId)
     if (!this.gate.abandon(block, sampleId, reason)) return
+    const saved = this.savedFinal.get(sampleKey(block, sampleId))
+    if (open !== undefined && saved !== undefined) {
+      await this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, savedButLostReport(reason, saved, this.started.get(sampleKey(block, sampleId)))))
+      return
+    }
     this.stopRules.record({ execution: { status: 'interrupted' }, archive: { status: 'not_saved' } })
     this.revokeInputs.get(sampleKey(block, sampleId))?.()
     this.revokeInputs.delete(sampleKey(block, sampleId))
@@ -201,6 +211,16 @@ export class BenchmarkSession {
     this.recordedHere.set(sampleKey(block, sampleId), interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, reason))
     await run.writeResult(block, sampleId, interruptedResult(reason, this.started.get(sampleKey(block, sampleId)) ?? null))
     this.started.delete(sampleKey(block, sampleId))
+  }
+
+  /** Awaits a sample's scoring and recording; a page that comes back meanwhile asks for its plan and waits for it. */
+  private async recordFinishing<T>(block: string, sampleId: string, finishing: Promise<T>): Promise<T> {
+    this.finishing.set(sampleKey(block, sampleId), finishing.then(() => undefined, () => undefined))
+    try {
+      return await finishing
+    } finally {
+      this.finishing.delete(sampleKey(block, sampleId))
+    }
   }
 
   private async prepareSample(block: string, sampleId: string): Promise<StartSampleResponse> {
@@ -259,7 +279,9 @@ export class BenchmarkSession {
     this.gate.claimSave(caller, block, sampleId)
     const bytes = new Uint8Array(Buffer.from(base64, 'base64'))
     await (await this.runWriter()).saveFinalEpisode(block, sampleId, bytes)
-    return sha256Hex(bytes)
+    const sha256 = await sha256Hex(bytes)
+    this.savedFinal.set(sampleKey(block, sampleId), { at: Date.now(), sha256 })
+    return sha256
   }
 
   /**
@@ -290,17 +312,10 @@ export class BenchmarkSession {
     const report = FinishSampleRequestSchema.parse(request)
     // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
     const open = this.gate.claimFinish(caller, block, sampleId)
-    // A page lost while this sample is scored comes back and asks for its plan: it waits for this record.
-    const finishing = this.scoreAndRecord(open, block, sampleId, report)
-    this.finishing.set(sampleKey(block, sampleId), finishing.then(() => undefined, () => undefined))
-    try {
-      return await finishing
-    } finally {
-      this.finishing.delete(sampleKey(block, sampleId))
-    }
+    return this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, report))
   }
 
-  private async scoreAndRecord(open: OpenSample, block: string, sampleId: string, report: FinishSampleRequest): Promise<FinishSampleResponse> {
+  private async scoreAndRecord(open: OpenSample, block: string, sampleId: string, report: FinishReport): Promise<FinishSampleResponse> {
     const spent = this.spend.get(open)
     this.spend.delete(open)
     this.revokeInputs.get(sampleKey(block, sampleId))?.()
@@ -354,6 +369,7 @@ export class BenchmarkSession {
       metrics: row,
     })
     this.started.delete(sampleKey(block, sampleId))
+    this.savedFinal.delete(sampleKey(block, sampleId))
     this.stopRules.record({ execution: recorded, archive: report.archive })
     const timings = { ...report.timings, ...scoring }
     this.recordedHere.set(sampleKey(block, sampleId), { kind: 'recorded', row, timings, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId), failure: recordedFailure({ status: completed ? 'completed' : 'failed', execution: recorded, archive: report.archive }) })
@@ -493,5 +509,24 @@ export class BenchmarkSession {
       versions: runVersions(PACKAGE_ROOT),
     }))
     return this.run
+  }
+}
+
+/** What a sample's finish reports; the page's own report, or what Node knows of a sample whose page was lost. */
+type FinishReport = Omit<FinishSampleRequest, 'toolCalls' | 'durationSeconds'> & { toolCalls: number | null; durationSeconds: number | null }
+
+/**
+ * The finish report of a sample whose page was lost after its final episode was saved: execution `interrupted` with
+ * the reason, the archive as saved, the agent's time from start to save; its tool calls and page timings are unknown.
+ */
+function savedButLostReport(reason: string, saved: { at: number; sha256: string }, startedAt: string | undefined): FinishReport {
+  return {
+    execution: { status: 'interrupted', final_answer: null, error: reason, usage: null, cost_usd: null, model: null },
+    archive: { status: 'saved', sha256: saved.sha256, calls: null, error: null },
+    agentOutcome: null,
+    toolCalls: null,
+    durationSeconds: startedAt === undefined ? null : Math.max(0, (saved.at - Date.parse(startedAt)) / 1000),
+    timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0 },
+    capture: null,
   }
 }

@@ -115,6 +115,26 @@ describe('BenchmarkSession when a page is lost', () => {
     await session.close('completed')
   })
 
+  it('a page lost after the final episode was saved: the saved world is scored, execution interrupted', async () => {
+    const session = await openSession('idle')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    // The agent's work is done (the world is saved), then the browser dies before the page reports the finish.
+    const finalBytes = await readFile(fixture.path(fixture.rel.episode(BLOCK, SAMPLE)))
+    const sha256 = await session.saveFinal(caller, BLOCK, SAMPLE, finalBytes.toString('base64'))
+    expect(await session.pageLost(BLOCK, LOST)).toBe(SAMPLE)
+    const runDir = await session.runDir() ?? ''
+    const result = JSON.parse(await readFile(join(runDir, 'blocks', BLOCK, 'samples', SAMPLE, 'result.json'), 'utf8')) as { metrics: Record<string, unknown>; duration_seconds: number | null }
+    expect(result).toMatchObject({
+      status: 'failed', execution: { status: 'interrupted', error: LOST }, archive: { status: 'saved', sha256 }, tool_calls: null,
+      metrics: { block: BLOCK, sample_id: SAMPLE, status: 'scored', tool_calls: null, attempt_finished: true },
+    })
+    expect(result.duration_seconds).toBeGreaterThanOrEqual(0)
+    // The restarted page reports that scored row; the sample does not run again.
+    expect(await session.samplePlan(caller, BLOCK, SAMPLE)).toMatchObject({ kind: 'recorded', row: result.metrics })
+    await expect(session.startSample(caller, BLOCK, SAMPLE)).rejects.toThrow(/recorded by/)
+    await session.close('completed')
+  })
+
   it('a block whose page is gone for good: its open sample and the ones never started are recorded failed; the run goes on', async () => {
     const session = await openSession('idle')
     await session.startSample(caller, BLOCK, SAMPLE)
