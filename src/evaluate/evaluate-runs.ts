@@ -1,7 +1,7 @@
 // `eval`: selects the attempt per sample across run chains, scores each into a row, aggregates, writes outputs.
+import { resolve } from 'node:path'
 import pLimit from 'p-limit'
 import { openPackage, type BenchmarkPackage } from '../package/index.ts'
-import { resolve } from 'node:path'
 import { readRunChain, runVersions, selectAttempts, type RunRecord } from '../runs/index.ts'
 import { PACKAGE_ROOT } from '../shared/package-root.ts'
 import { EvaluateError } from './errors.ts'
