@@ -33,8 +33,8 @@ export class BrowserRecoveryError extends AwbError {
 
 export type BrowserRecoveryCode = 'BROWSER_PAGE_LOST_TOO_OFTEN' | 'BROWSER_PAGE_NOT_REOPENED' | 'BROWSER_PAGE_NOT_CONNECTED' | 'BROWSER_BLOCK_GIVEN_UP'
 
-/** What was lost, as Playwright saw it. */
-export type PageLossKind = 'browser-exited' | 'page-crashed' | 'connection-closed'
+/** What was lost, as Playwright saw it; `page-hung`: the recovery closed a page that stopped responding (`closeHungPage`). */
+export type PageLossKind = 'browser-exited' | 'page-crashed' | 'connection-closed' | 'page-hung'
 
 export interface PageLoss {
   /** The block whose page was lost (`RecoveryHooks.block`). */
@@ -56,6 +56,11 @@ export interface RecoveryHooks {
   onGiveUp(end: { block: string; reason: string }): Promise<void>
   /** One line for the run's log. */
   log(line: string): void
+  /**
+   * Receives, once the provider exists, the function that closes this block's page because it stopped responding
+   * (a page agent that never yields): the loss then comes back through `onLost` as `page-hung` with that reason.
+   */
+  exposeCloseHungPage?(close: (reason: string) => Promise<void>): void
 }
 
 /** The orchestrator RPC as the pool uses it (one per page, keyed by session id). */
@@ -138,6 +143,17 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   const pools = new Map<string, unknown>()
   /** Per session: resolves with what Playwright first reported about its page's end. */
   const ends = new Map<string, Promise<PageLossKind>>()
+  /** Per session: why the recovery itself closed its page (it stopped responding). */
+  const hung = new Map<string, string>()
+
+  hooks.exposeCloseHungPage?.(async (reason) => {
+    for (const [sessionId, page] of provider.pages) {
+      hung.set(sessionId, reason)
+      hooks.log(`awb: ${reason}`)
+      // The browser closes the tab even while its renderer spins; the page's connection then closes, as in a crash.
+      await page.close({ runBeforeUnload: false }).catch((failure: unknown) => hooks.log(`awb: the hung page of block ${hooks.block} did not close cleanly: ${String(failure)}`))
+    }
+  })
 
   const close = provider.close.bind(provider)
   provider.close = () => {
@@ -174,13 +190,15 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
   })
 
   const recover = async (sessionId: string, error: unknown): Promise<OrchestratorRpc> => {
-    const kind = await diagnose(ends.get(sessionId))
+    const hungReason = hung.get(sessionId)
+    hung.delete(sessionId)
+    const kind = hungReason === undefined ? await diagnose(ends.get(sessionId)) : 'page-hung'
     if (recoveries >= MAX_PAGE_RECOVERIES) {
       throw new BrowserRecoveryError('BROWSER_PAGE_LOST_TOO_OFTEN', `the page of block ${hooks.block} was lost ${recoveries + 1} times (the last time: ${kind}), more than the ${MAX_PAGE_RECOVERIES} recoveries a block gets`, { cause: error })
     }
     recoveries++
-    const reason = describeLoss(hooks.block, kind)
-    hooks.log(`awb: ${reason}`)
+    const reason = hungReason ?? describeLoss(hooks.block, kind)
+    if (hungReason === undefined) hooks.log(`awb: ${reason}`)
     await hooks.onLost({ block: hooks.block, kind, reason })
     if (kind !== 'browser-exited') {
       // The browser lives on: close the dead page's context so that the new page starts clean.
@@ -262,6 +280,8 @@ export function describeLoss(block: string, kind: PageLossKind): string {
       return `the page of block ${block} crashed while this sample ran; the block continues in a new page`
     case 'connection-closed':
       return `the page of block ${block} lost its connection to Vitest while this sample ran; the block continues in a new page`
+    case 'page-hung':
+      return `the page of block ${block} stopped responding and was closed; the block continues in a new page`
     default: {
       const never: never = kind
       return never

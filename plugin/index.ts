@@ -39,9 +39,12 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let session: Promise<BenchmarkSession> | undefined
   let reporter: AggregateReporter | undefined
   // A block whose page is lost (its Chromium killed or crashed) fails the sample in flight and goes on in a new page.
+  // A page that hung past its time limit (an agent that never yields) was closed: its sample is the agent's timeout.
   const onPageLost = async (loss: PageLoss): Promise<void> => {
-    if (session !== undefined) await (await session).pageLost(loss.block, loss.reason)
+    if (session !== undefined) await (await session).pageLost(loss.block, loss.reason, loss.kind === 'page-hung' ? 'timeout' : 'interrupted')
   }
+  /** Per block: closes its page when it stopped responding (installed by the recovering provider). */
+  const closeHungPage = new Map<string, (reason: string) => Promise<void>>()
   // A block whose page cannot be recovered ends: what it has not finished is recorded failed, the others go on.
   const onBlockLost = async (end: { block: string; reason: string }): Promise<void> => {
     if (session !== undefined) await (await session).blockLost(end.block, end.reason)
@@ -63,6 +66,11 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     moduleUrl: path => `/@fs${path}`,
     recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
     awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
+    onPageHung: (block, reason) => {
+      const close = closeHungPage.get(block)
+      if (close === undefined) console.error(`awb: ${reason}; browser recovery is off, so the page stays: stop the run (Ctrl-C) and continue with AWB_RESUME`)
+      else void close(reason)
+    },
   }).then((ready) => {
     // Installed once samples run, after Vitest's own SIGINT listener exists (it exits at once).
     drainOnInterrupt(() => ready.interrupt(), line => console.error(line))
@@ -116,7 +124,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             // `--awb-block` (ignored by Chromium) names the block in the process list, e.g. to find one block's browser.
             provider: recoveringPlaywright(
               playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`] } }),
-              { block: block.name, onLost: onPageLost, onGiveUp: onBlockLost, log: line => console.error(line) },
+              { block: block.name, onLost: onPageLost, onGiveUp: onBlockLost, log: line => console.error(line), exposeCloseHungPage: close => closeHungPage.set(block.name, close) },
             ),
             // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
             // and no CDP. The harness saves through its own commands.

@@ -13,6 +13,7 @@ const BLOCK = 'ikea-manualbook'
 const SAMPLES = ['Chair/logrelm', 'Misc/grefodun', 'Shelf/sagrerg', 'Table/klakotyl']
 const FAILING_AGENT = './test/integration/long-runs/failing-agent.ts'
 const SLOW_AGENT = './test/integration/long-runs/slow-agent.ts'
+const SPINNING_AGENT = './test/integration/long-runs/spinning-agent.ts'
 const CHILD_MS = 180_000
 
 interface Child { code: number | null; output: string }
@@ -276,5 +277,23 @@ describe('faults in the middle of a sample', () => {
     // The world it left was saved and scored: the agent stopped, not the harness.
     expect(result).toMatchObject({ execution: { status: 'interrupted' }, archive: { status: 'saved' } })
     expect(JSON.parse(await readFile(join(first!, 'summary.json'), 'utf8'))).toMatchObject({ status: 'partial', attempted: 1 })
+  }, CHILD_MS)
+})
+
+describe('a page agent that never yields', () => {
+  it('its page is closed once it is past its time limit and silent for the grace: the sample is a timeout, the block goes on in a new page', async () => {
+    const runs = await newRuns()
+    // Misc/grefodun is the block's only 7-part sample: its agent spins; the others stop at once and are scored.
+    const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5' })
+    expect(run.code, run.output).toBe(1)
+    expect(run.output).toMatch(/1 failed \| 3 passed/)
+    expect(run.output).toMatch(/awb: the page of block ikea-manualbook stopped responding: Misc\/grefodun is \d+ s past its time limit of 5 s and the page has not checked in for \d+ s/)
+    const [runDir] = await runDirs(runs)
+    const result = JSON.parse(await readFile(join(runDir!, 'blocks', BLOCK, 'samples', 'Misc--grefodun', 'result.json'), 'utf8')) as unknown
+    // The agent's own failure (a timeout without a saved world), not the harness's: a resume does not run it again.
+    expect(result).toMatchObject({ status: 'failed', execution: { status: 'timeout', error: expect.stringContaining('stopped responding') }, archive: { status: 'not_saved' } })
+    expect(await status(runDir!)).toMatchObject({ status: 'completed', counts: { completed: 3, failed: 1 } })
+    const summary = JSON.parse(await readFile(join(runDir!, 'summary.json'), 'utf8')) as unknown
+    expect(summary).toMatchObject({ attempted: 4, blocks: { [BLOCK]: { attempted: 4, scored: 3 } } })
   }, CHILD_MS)
 })

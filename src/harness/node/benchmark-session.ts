@@ -17,7 +17,8 @@ import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
 import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 import { FinishSampleRequestSchema, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
 import { agentFor, agentKindOf } from './agent-spec.ts'
-import { interruptedPlan, interruptedResult, type RecordedPlan } from './lost-samples.ts'
+import { HungPageWatch } from './hung-pages.ts'
+import { interruptedPlan, interruptedResult, type LostStatus, type RecordedPlan } from './lost-samples.ts'
 import { planResume, recordedFailure, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type OpenSample } from './sample-gate.ts'
 
@@ -47,6 +48,13 @@ export interface BenchmarkSessionOptions {
   awaitRunningTest?: (block: string, sampleId: string) => Promise<void>
   /** Sends one model request to the provider (default: `modelRequest`, keys from the environment). */
   sendModelRequest?: (request: unknown, signal: AbortSignal) => Promise<unknown>
+  /**
+   * A block's page stopped responding past its sample's time limit (see HungPageWatch): the caller closes that page,
+   * and its loss comes back through `pageLost` with `reason`. Without it, nothing happens.
+   */
+  onPageHung?: (block: string, reason: string) => void
+  /** Silence and time past the limit after which a page counts as hung; default HUNG_PAGE_GRACE_MS (tests shorten it). */
+  hungPageGraceMs?: number
   /** Continue this run chain (a run directory, or `latest` in `runsRoot`): samples it recorded are reported, not run. */
   resume?: string | undefined
   /** With `resume`: failed samples run again too. */
@@ -92,12 +100,20 @@ export class BenchmarkSession {
   private readonly recordedHere = new Map<string, RecordedPlan>()
   /** Samples being scored now (their record is not written yet). */
   private readonly finishing = new Map<string, Promise<void>>()
+  /** Watches the open samples' pages for a hang (no heartbeat, past the time limit). */
+  private readonly hungPages: HungPageWatch
   /** When and with which SHA-256 each sample's final episode was saved (a page lost after saving is still scored). */
   private readonly savedFinal = new Map<string, { at: number; sha256: string }>()
 
   private constructor(pkg: BenchmarkPackage, options: BenchmarkSessionOptions) {
     this.pkg = pkg
     this.options = options
+    this.hungPages = new HungPageWatch({
+      timeLimitMs: options.sampleTimeoutSeconds * 1000,
+      openAllowanceMs: OPEN_ALLOWANCE_MS,
+      ...(options.hungPageGraceMs === undefined ? {} : { graceMs: options.hungPageGraceMs }),
+      onHung: (block, _sampleId, reason) => options.onPageHung?.(block, reason),
+    })
     this.gate = new SampleGate({
       blocks: new Map(pkg.blocks.map(block => [block.name, new Set(block.samples.map(sample => sample.id))])),
       ...(options.awaitRunningTest === undefined ? {} : { awaitRunningTest: options.awaitRunningTest }),
@@ -149,6 +165,7 @@ export class BenchmarkSession {
     const plan = await this.planOf(block, sampleId)
     if (plan.kind !== 'run') throw new SampleAccessError(plan.kind === 'skip' ? 'RUN_STOPPED' : 'ALREADY_RECORDED', plan.kind === 'skip' ? `${block} / ${sampleId} is not started: ${plan.reason}` : `${block} / ${sampleId} was recorded by ${plan.runDir}; a resumed run reports it instead of running it`)
     await this.gate.open(caller, block, sampleId, agentKindOf(this.options.agent), this.options.sampleTimeoutSeconds * 1000 + OPEN_ALLOWANCE_MS)
+    this.hungPages.opened(block, sampleId)
     try {
       return await this.prepareSample(block, sampleId)
     } catch (error) {
@@ -162,10 +179,10 @@ export class BenchmarkSession {
    * in a new page: the sample it had open is recorded as failed with `reason`, and the new page reports what this
    * run already recorded instead of running it again. Returns the sample that was open, if any.
    */
-  async pageLost(block: string, reason: string): Promise<string | undefined> {
+  async pageLost(block: string, reason: string, status: LostStatus = 'interrupted'): Promise<string | undefined> {
     const open = this.gate.openSamples().find(sample => sample.block === block)
     if (open === undefined) return undefined
-    await this.abandonSample(block, open.sampleId, reason)
+    await this.abandonSample(block, open.sampleId, reason, status)
     return open.sampleId
   }
 
@@ -196,20 +213,21 @@ export class BenchmarkSession {
    * its final episode was already saved, the agent's work was done: the saved world is scored as any saved export is
    * (scoring.md §8.2), with execution `interrupted` and the page's lost report (tool calls, timings) unknown.
    */
-  async abandonSample(block: string, sampleId: string, reason: string): Promise<void> {
+  async abandonSample(block: string, sampleId: string, reason: string, status: LostStatus = 'interrupted'): Promise<void> {
     const open = this.gate.openSamples().find(sample => sample.block === block && sample.sampleId === sampleId)
     if (!this.gate.abandon(block, sampleId, reason)) return
+    this.hungPages.ended(block, sampleId)
     const saved = this.savedFinal.get(sampleKey(block, sampleId))
     if (open !== undefined && saved !== undefined) {
-      await this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, savedButLostReport(reason, saved, this.started.get(sampleKey(block, sampleId)))))
+      await this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, savedButLostReport(reason, status, saved, this.started.get(sampleKey(block, sampleId)))))
       return
     }
-    this.stopRules.record({ execution: { status: 'interrupted' }, archive: { status: 'not_saved' } })
+    this.stopRules.record({ execution: { status }, archive: { status: 'not_saved' } })
     this.revokeInputs.get(sampleKey(block, sampleId))?.()
     this.revokeInputs.delete(sampleKey(block, sampleId))
     const run = await this.runWriter()
-    this.recordedHere.set(sampleKey(block, sampleId), interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, reason))
-    await run.writeResult(block, sampleId, interruptedResult(reason, this.started.get(sampleKey(block, sampleId)) ?? null))
+    this.recordedHere.set(sampleKey(block, sampleId), interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, reason, status))
+    await run.writeResult(block, sampleId, interruptedResult(reason, this.started.get(sampleKey(block, sampleId)) ?? null, status))
     this.started.delete(sampleKey(block, sampleId))
   }
 
@@ -260,6 +278,7 @@ export class BenchmarkSession {
    */
   heartbeat(caller: CommandCaller, block: string, sampleId: string): { stop: string | null } {
     const open = this.gate.active(caller, block, sampleId, 'check in')
+    this.hungPages.beat(block, sampleId)
     if (!open.signal.aborted || open.saved) return { stop: null }
     const reason: unknown = open.signal.reason
     return { stop: reason instanceof Error ? reason.message : String(reason) }
@@ -268,6 +287,7 @@ export class BenchmarkSession {
     /** Appends one record to the open sample's conversation.jsonl. */
   async record(caller: CommandCaller, block: string, sampleId: string, entry: unknown): Promise<void> {
     this.gate.active(caller, block, sampleId, 'record')
+    this.hungPages.beat(block, sampleId)
     await this.appendRecord(block, sampleId, entry)
   }
 
@@ -312,6 +332,7 @@ export class BenchmarkSession {
     const report = FinishSampleRequestSchema.parse(request)
     // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
     const open = this.gate.claimFinish(caller, block, sampleId)
+    this.hungPages.ended(block, sampleId)
     return this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, report))
   }
 
@@ -447,6 +468,7 @@ export class BenchmarkSession {
       ? 'a browser of the run closed while this sample ran (crashed or killed) and Vitest ended the run; continue with AWB_RESUME'
       : 'the run ended before the sample finished; continue with AWB_RESUME'
     for (const open of this.gate.openSamples()) await this.abandonSample(open.block, open.sampleId, reason)
+    this.hungPages.close()
     this.gate.abortAll('the run has ended')
     for (const revoke of this.revokeInputs.values()) revoke()
     this.revokeInputs.clear()
@@ -519,9 +541,9 @@ type FinishReport = Omit<FinishSampleRequest, 'toolCalls' | 'durationSeconds'> &
  * The finish report of a sample whose page was lost after its final episode was saved: execution `interrupted` with
  * the reason, the archive as saved, the agent's time from start to save; its tool calls and page timings are unknown.
  */
-function savedButLostReport(reason: string, saved: { at: number; sha256: string }, startedAt: string | undefined): FinishReport {
+function savedButLostReport(reason: string, status: LostStatus, saved: { at: number; sha256: string }, startedAt: string | undefined): FinishReport {
   return {
-    execution: { status: 'interrupted', final_answer: null, error: reason, usage: null, cost_usd: null, model: null },
+    execution: { status, final_answer: null, error: reason, usage: null, cost_usd: null, model: null },
     archive: { status: 'saved', sha256: saved.sha256, calls: null, error: null },
     agentOutcome: null,
     toolCalls: null,

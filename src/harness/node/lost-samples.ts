@@ -6,15 +6,21 @@ import type { SamplePlan } from '../protocol.ts'
 export type RecordedPlan = Extract<SamplePlan, { kind: 'recorded' }>
 
 /**
- * result.json of a sample that ended with no world saved: failed, execution `interrupted` (a resume runs it again),
- * `reason` as its error. `startedAt` is null for a sample that never started.
+ * How a lost sample's execution ended: `interrupted` (its page or browser died; a resume runs it again) or `timeout`
+ * (its page hung past the agent's time limit: the agent's own failure, like any timeout).
  */
-export function interruptedResult(reason: string, startedAt: string | null) {
+export type LostStatus = 'interrupted' | 'timeout'
+
+/**
+ * result.json of a sample that ended with no world saved: failed, execution `status`, `reason` as its error.
+ * `startedAt` is null for a sample that never started.
+ */
+export function interruptedResult(reason: string, startedAt: string | null, status: LostStatus = 'interrupted') {
   return {
     status: 'failed' as const,
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    execution: { status: 'interrupted' as const, final_answer: null, error: reason, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: reason, parse_errors: 0 },
+    execution: { status, final_answer: null, error: reason, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: reason, parse_errors: 0 },
     archive: { status: 'not_saved' as const, sha256: null, calls: null, error: reason },
     agent_outcome: null,
     cleanup_error: null,
@@ -22,14 +28,15 @@ export function interruptedResult(reason: string, startedAt: string | null) {
 }
 
 /** The plan of such a sample: an error row (PA 0, SR 0), as `awb eval` scores an attempt without an export. */
-export function interruptedPlan(where: { block: string; sampleId: string; runDir: string; sampleDir: string }, reason: string): RecordedPlan {
+export function interruptedPlan(where: { block: string; sampleId: string; runDir: string; sampleDir: string }, reason: string, status: LostStatus = 'interrupted'): RecordedPlan {
+  const timedOut = status === 'timeout'
   return {
     kind: 'recorded',
-    row: { block: where.block, sample_id: where.sampleId, run: where.runDir, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true, status: 'error', error: `SampleInterrupted: ${reason}`, SCD: null, PA: 0, SR: 0 },
+    row: { block: where.block, sample_id: where.sampleId, run: where.runDir, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true, status: 'error', error: `${timedOut ? 'SampleTimedOut' : 'SampleInterrupted'}: ${reason}`, SCD: null, PA: 0, SR: 0 },
     timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0, scoreMs: 0, scoreQueueMs: 0, scoreComputeMs: 0 },
     backend: 'none',
     runDir: where.runDir,
     sampleDir: where.sampleDir,
-    failure: `the sample was interrupted: ${reason}`,
+    failure: timedOut ? `the agent timed out: ${reason}` : `the sample was interrupted: ${reason}`,
   }
 }

@@ -115,6 +115,20 @@ describe('BenchmarkSession when a page is lost', () => {
     await session.close('completed')
   })
 
+  it('a page closed because it hung past its time limit: the sample is recorded as the agent\'s timeout', async () => {
+    const session = await openSession('idle')
+    await session.startSample(caller, BLOCK, SAMPLE)
+    const HUNG = `the page of block ${BLOCK} stopped responding: ${SAMPLE} is 60 s past its time limit of 600 s`
+    expect(await session.pageLost(BLOCK, HUNG, 'timeout')).toBe(SAMPLE)
+    const runDir = await session.runDir() ?? ''
+    const result = JSON.parse(await readFile(join(runDir, 'blocks', BLOCK, 'samples', SAMPLE, 'result.json'), 'utf8')) as unknown
+    expect(result).toMatchObject({ status: 'failed', execution: { status: 'timeout', error: HUNG }, archive: { status: 'not_saved' } })
+    expect(await session.samplePlan(caller, BLOCK, SAMPLE)).toMatchObject({
+      kind: 'recorded', row: { status: 'error', PA: 0, SR: 0, error: `SampleTimedOut: ${HUNG}` }, failure: `the agent timed out: ${HUNG}`,
+    })
+    await session.close('completed')
+  })
+
   it('a page lost after the final episode was saved: the saved world is scored, execution interrupted', async () => {
     const session = await openSession('idle')
     await session.startSample(caller, BLOCK, SAMPLE)

@@ -47,10 +47,11 @@ function fakeRun(options: { version?: string } = {}) {
   const provider = {
     browser: null as FakeBrowser | null,
     contexts: new Map<string, { close: () => Promise<void> }>(),
-    pages: new Map<string, EventEmitter>(),
+    pages: new Map<string, EventEmitter & { close?: (options: unknown) => Promise<void> }>(),
     async openPage(sessionId: string) {
       if (provider.browser === null) launched.push(provider.browser = new FakeBrowser())
-      provider.pages.set(sessionId, new EventEmitter())
+      const page = Object.assign(new EventEmitter(), { closedWith: undefined as unknown, close: async (closeOptions: unknown) => { page.closedWith = closeOptions } })
+      provider.pages.set(sessionId, page)
       if (!provider.contexts.has(sessionId)) provider.contexts.set(sessionId, { close: async () => { closedContexts.push(sessionId) } })
     },
     async close() {},
@@ -73,15 +74,16 @@ function fakeRun(options: { version?: string } = {}) {
   const losses: PageLoss[] = []
   const givenUp: { block: string; reason: string }[] = []
   const lines: string[] = []
+  let closeHungPage: ((reason: string) => Promise<void>) | undefined
   const base = { name: 'playwright', options: {}, providerFactory: () => provider, serverFactory: () => undefined } as unknown as BrowserProviderOption<PlaywrightProviderOptions>
-  const option = recoveringPlaywright(base, { block: BLOCK, onLost: async (loss) => { losses.push(loss) }, onGiveUp: async (end) => { givenUp.push(end) }, log: line => lines.push(line) })
+  const option = recoveringPlaywright(base, { block: BLOCK, onLost: async (loss) => { losses.push(loss) }, onGiveUp: async (end) => { givenUp.push(end) }, log: line => lines.push(line), exposeCloseHungPage: (close) => { closeHungPage = close } })
   expect(option.providerFactory(project as unknown as TestProject)).toBe(provider)
   /** What Vitest's pool does with one test file: open the page, then run the file through its orchestrator. */
   const runFile = async (options: unknown) => {
     await project._openBrowserPage('s1', { reject: () => {} })
     return orchestrators.get('s1')!.createTesters(options)
   }
-  return { provider, project, orchestrators, rpcs, launched, closedContexts, losses, givenUp, runErrors, lines, runFile }
+  return { provider, project, orchestrators, rpcs, launched, closedContexts, losses, givenUp, runErrors, lines, runFile, closeHungPage: (reason: string) => closeHungPage!(reason) }
 }
 
 /** Lets pending promise callbacks run (the recovery reacts to a rejection over a few turns). */
@@ -116,6 +118,24 @@ describe('recoveringPlaywright', () => {
     expect(run.losses[0]!.reason).toContain(`the page of block ${BLOCK} crashed while this sample ran`)
     expect(run.launched).toHaveLength(1)
     expect(run.closedContexts).toEqual(['s1'])
+    run.rpcs[1]!.finish()
+    await expect(file).resolves.toBeUndefined()
+  })
+
+  it('a hung page: the recovery closes it, and its loss is reported as page-hung with the reason it was given', async () => {
+    const run = fakeRun()
+    const file = run.runFile({ files: ['suite.ts'] })
+    await until(() => run.rpcs.length === 1)
+    const HUNG = `the page of block ${BLOCK} stopped responding: Misc/grefodun is 60 s past its time limit`
+    const page = run.provider.pages.get('s1') as unknown as { closedWith: unknown }
+    await run.closeHungPage(HUNG)
+    expect(page.closedWith).toEqual({ runBeforeUnload: false })
+    // The closed page's connection closes; no crash or exit is reported, yet the loss is not a mere dropped connection.
+    run.rpcs[0]!.close()
+    await until(() => run.rpcs.length === 2)
+    expect(run.losses).toEqual([{ block: BLOCK, kind: 'page-hung', reason: HUNG }])
+    expect(run.lines).toEqual([`awb: ${HUNG}`])
+    expect(run.launched).toHaveLength(1)
     run.rpcs[1]!.finish()
     await expect(file).resolves.toBeUndefined()
   })
