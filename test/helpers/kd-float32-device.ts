@@ -10,7 +10,7 @@
 // the kernel's order of operations, therefore gives the brute force's answer.
 import { GPU_NO_CANDIDATE } from '../../src/scoring/gpu/certify.ts'
 import type { NearestAnswers, NearestGroup } from '../../src/scoring/gpu/device.ts'
-import { Float32EmulationDevice } from '../../src/scoring/gpu/float32-device.ts'
+import { Float32EmulationDevice, float32DistanceSq, float32Query } from '../../src/scoring/gpu/float32-device.ts'
 import { KdTree, type KdTreeArrays } from '../../src/scoring/kd-tree.ts'
 
 /** Relative radius margin over the float32 error (≈ 3·10⁻⁷): generous, it only adds points to scan. */
@@ -47,19 +47,15 @@ export class KdFloat32Device extends Float32EmulationDevice {
     const n = src.length / 3
     const maps = group.affines.length / 12
     const index = new Float32Array(n * maps), second = new Float32Array(n * maps)
-    const f = Math.fround
-    const a = group.affines
+    const q = new Float64Array(3)
     const answer = { best: 0, next: 0, index: 0 }
     for (let k = 0; k < maps; k++) {
       const b = 12 * k
       // Consecutive source points are neighbours (clouds arrive in tree order): the last answer is a good hint.
       let hint = -1
       for (let i = 0; i < n; i++) {
-        const sx = src[3 * i]!, sy = src[3 * i + 1]!, sz = src[3 * i + 2]!
-        // The kernel's float32 query, operation for operation.
-        const x = f(f(f(f(a[b]! * sx) + f(a[b + 1]! * sy)) + f(a[b + 2]! * sz)) + a[b + 9]!)
-        const y = f(f(f(f(a[b + 3]! * sx) + f(a[b + 4]! * sy)) + f(a[b + 5]! * sz)) + a[b + 10]!)
-        const z = f(f(f(f(a[b + 6]! * sx) + f(a[b + 7]! * sy)) + f(a[b + 8]! * sz)) + a[b + 11]!)
+        float32Query(q, group.affines, b, src[3 * i]!, src[3 * i + 1]!, src[3 * i + 2]!)
+        const x = q[0]!, y = q[1]!, z = q[2]!
         hint = target.tree.nearest(x, y, z, hint)
         const radiusSq = target.tree.secondLowerSq * (1 + MARGIN)
         bruteForceWithin(target, x, y, z, radiusSq, answer)
@@ -73,7 +69,6 @@ export class KdFloat32Device extends Float32EmulationDevice {
 
 /** The float32 brute force restricted to the points within √radiusSq of the query (float64 distances). */
 function bruteForceWithin(cloud: CloudIndex, x: number, y: number, z: number, radiusSq: number, out: { best: number; next: number; index: number }): void {
-  const f = Math.fround
   const { nodeStart, nodeEnd, boxes, xs, ys, zs, firstLeaf } = cloud.arrays
   const order = cloud.tree.order, pts = cloud.points, stack = cloud.stack
   let best = GPU_NO_CANDIDATE, next = GPU_NO_CANDIDATE, bi = -1
@@ -91,8 +86,7 @@ function bruteForceWithin(cloud: CloudIndex, x: number, y: number, z: number, ra
       const ex = x - xs[p]!, ey = y - ys[p]!, ez = z - zs[p]!
       if (ex * ex + ey * ey + ez * ez > radiusSq) continue
       const j = order[p]!
-      const dx = f(x - pts[3 * j]!), dy = f(y - pts[3 * j + 1]!), dz = f(z - pts[3 * j + 2]!)
-      const d = f(f(f(dx * dx) + f(dy * dy)) + f(dz * dz))
+      const d = float32DistanceSq(x, y, z, pts, j)
       // The brute force scans j upwards and keeps the first minimum: equal distances go to the lower index.
       if (d < best || (d === best && j < bi)) { next = best; best = d; bi = j } else if (d < next) next = d
     }
