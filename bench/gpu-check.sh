@@ -8,7 +8,8 @@
 # `--software` forces the SwiftShader path (thinned clouds) anywhere.
 # Usage: bench/gpu-check.sh [--software] [--points <per part>] [--budget-s <seconds, default 200>]
 # Environment: AWB_GPU_PARTS (default /tmp/awb-gpu-parts), AWB_GPU_HOME (where the bundle is unpacked, default
-# /tmp/awb-gpu), AWB_GPU_BUNDLE_ONLY=1 (fail rather than use an installed Node or Chromium), AWB_CHROMIUM.
+# /tmp/awb-gpu), AWB_GPU_BUNDLE_ONLY=1 (fail rather than use an installed Node or Chromium), AWB_GPU_CHECK_LOG (a file
+# that gets the whole run and the browsers' own stderr), AWB_CHROMIUM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin:/sbin" # ldconfig
@@ -108,4 +109,11 @@ else
 fi
 ls /dev/nvidia* /dev/dri 2>/dev/null | tr '\n' ' ' >&2 || true
 echo >&2
+if [ -n "${AWB_GPU_CHECK_LOG:-}" ]; then
+  # The whole run into the log, plus each browser's own stderr (why a GPU process fell back to SwiftShader, say),
+  # which stays out of the console.
+  log "full log, with the browsers' stderr: $AWB_GPU_CHECK_LOG"
+  export DEBUG="${DEBUG:+$DEBUG,}pw:browser"
+  exec > >(tee -a "$AWB_GPU_CHECK_LOG") 2> >(tee -a "$AWB_GPU_CHECK_LOG" | grep --line-buffered -v ' pw:browser ' >&2)
+fi
 exec timeout "$LIMIT_S" node node_modules/tsx/dist/cli.mjs bench/gpu-check.ts "$@"
