@@ -77,6 +77,12 @@ use_bundle() {
     local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json egl=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
     if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd; fi
     if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$egl" ]; then export __EGL_VENDOR_LIBRARY_FILENAMES=$egl; fi
+    # The vendor files name the driver's libraries without a folder: make sure the loader can find them.
+    for lib in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+      if [ -e "$lib/libEGL_nvidia.so.0" ] && ! ldconfig -p | grep -q 'libEGL_nvidia\.so\.0 '; then
+        export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      fi
+    done
   fi
   HAS_BUNDLE=1
 }
