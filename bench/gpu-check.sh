@@ -69,7 +69,7 @@ use_bundle() {
   [ -d node_modules ] || cp -a "$GPU_HOME/node_modules" node_modules
   # On the GPU machine only: the GL/Vulkan loaders through which Chromium reaches the NVIDIA driver.
   if [ -d /usr/local/nvidia ] || command -v nvidia-smi >/dev/null; then
-    if [ "$(id -u)" = 0 ] && ! ldconfig -p | grep -q 'libEGL\.so\.1 '; then
+    if [ "$(id -u)" = 0 ] && ! ldconfig -p | grep 'libEGL\.so\.1 ' >/dev/null; then
       log "installing the GL/Vulkan loader libraries from the bundle"
       for deb in "$GPU_HOME"/debs/*.deb; do dpkg -x "$deb" /; done
       ldconfig
@@ -79,7 +79,7 @@ use_bundle() {
     if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$egl" ]; then export __EGL_VENDOR_LIBRARY_FILENAMES=$egl; fi
     # The vendor files name the driver's libraries without a folder: make sure the loader can find them.
     for lib in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
-      if [ -e "$lib/libEGL_nvidia.so.0" ] && ! ldconfig -p | grep -q 'libEGL_nvidia\.so\.0 '; then
+      if [ -e "$lib/libEGL_nvidia.so.0" ] && ! ldconfig -p | grep 'libEGL_nvidia\.so\.0 ' >/dev/null; then
         export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
       fi
     done
