@@ -115,3 +115,6 @@ if [ "$VERIFY" = 1 ]; then
     bash bench/gpu-check.sh --software --budget-s 5) >&2 || fail "the bundle failed its check (output above)"
 fi
 echo "gpu-bundle: $(ls .gpu-bundle/awb-gpu.tar.xz.* | wc -l) parts in .gpu-bundle/ ($(du -sh .gpu-bundle | cut -f1))"
+# A transfer that carries one part also carries the checkout's own files: say how much that adds up to.
+tree_mib=$(git ls-files -co --exclude-standard -z | xargs -0 stat -c %s 2>/dev/null | awk '{ s += $1 } END { printf "%d", s / 1048576 + 1 }')
+echo "gpu-bundle: one part plus the checkout's files: about $((PART_MIB + tree_mib)) MiB per transfer ($tree_mib MiB of them the checkout)"
