@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU check (≤ 5 minutes): on a machine with an NVIDIA GPU, checks that the gpu scoring backend gives the CPU backend's
-# bits and prints chair / 18-part / per-step-curve timings for cpu and gpu side by side.
+# bits and prints chair / 18-part / per-step-curve / awb-mini timings for cpu and gpu side by side.
 # What it runs with, first found: the bundle of bench/gpu-bundle.sh (for a machine with nothing installed and no
 # network: its parts in .gpu-bundle/, or already collected in $AWB_GPU_PARTS), else the machine's own Node, Chromium
 # and node_modules (npm ci when node_modules is missing). A bundle whose parts are not all there yet is collected and

@@ -1,4 +1,4 @@
-// GPU check: exactness of the gpu backend against the CPU backend, then chair / 18-part / per-step-curve timings of
+// GPU check: exactness of the gpu backend against the CPU backend, then chair / 18-part / per-step-curve / awb-mini timings of
 // both side by side (table + one JSON line). On a software renderer (--software, or no GPU) the clouds are thinned so
 // the run stays short: those figures show the software path, not a GPU.
 // Usage: tsx bench/gpu-check.ts [--software] [--points <per part>] [--budget-s <seconds for the timed part, default 200>]
@@ -10,6 +10,7 @@ import {
   type NearestDevice,
 } from '../src/scoring/gpu/index.ts'
 import { floatBits } from '../test/helpers/float-bits.ts'
+import { awbMiniRows } from './awb-mini-poses.ts'
 import { chairSample, syntheticSample } from './samples.ts'
 
 /** Points per part on a software renderer (brute force on the CPU's rasterizer: 1000 would take hours). */
@@ -49,6 +50,8 @@ const workloads: { name: string; build: (perPart: number) => SampleInput[] }[] =
   { name: 'chair/displaced', build: p => [thin(chairSample('displaced'), p)] },
   { name: 'curve: chair, 4 steps', build: p => ['unassembled', 'displaced', 'displaced_small', 'perfect'].map(pose => thin(chairSample(pose), p)) },
   { name: '18-part (displaced)', build: p => [thin(syntheticSample(18, 1801, true), p)] },
+  // Real benchmark rows: every bundled sample as a finished agent leaves it, in one batch as `awb eval` hands them over.
+  { name: 'awb-mini: every sample, near-perfect', build: p => awbMiniRows().map(row => thin(row.build('near-perfect'), p)) },
 ]
 /** Device rounds assumed when predicting a workload's GPU time (ICP's cap is 100 iterations, plus the start). */
 const PREDICTED_ROUNDS = 101
@@ -87,7 +90,7 @@ for (const w of workloads) {
   deviceMsSoFar += stats.deviceMs
   const gpu = outcomes.map(o => ('score' in o ? o.score : o.error))
   const row = {
-    workload: w.name, points: steps[0]!.partIds.length * perPart, steps: steps.length, cpuMs: Math.round(cpuMs), gpuMs: Math.round(gpuMs),
+    workload: w.name, points: Math.round(perPart * steps.reduce((sum, step) => sum + step.partIds.length, 0) / steps.length), steps: steps.length, cpuMs: Math.round(cpuMs), gpuMs: Math.round(gpuMs),
     isIdentical: floatBits(gpu) === floatBits(cpu), rounds: stats.rounds, certifiedPct: Math.round(1000 * stats.certified / Math.max(1, stats.queries)) / 10,
     mpairsPerS: Math.round(stats.pairs / Math.max(1, stats.deviceMs) / 1e2) / 10,
   }
@@ -99,7 +102,7 @@ await pool.close()
 
 const machine = `${cpus()[0]?.model ?? 'cpu'} ×${availableParallelism()}; gpu page: ${device.renderer}`
 console.log(`\nGPU check (${kind} renderer; at most ${points} points per part, fewer where the ${budgetMs / 1000} s budget required) on ${machine}`)
-console.log('| workload | points | steps | cpu ms | gpu ms | gpu/cpu | bit-identical | device rounds | certified % | device M pairs/s |')
+console.log('| workload | points/step | steps | cpu ms | gpu ms | gpu/cpu | bit-identical | device rounds | certified % | device M pairs/s |')
 console.log('|---|---:|---:|---:|---:|---:|---|---:|---:|---:|')
 for (const r of rows) console.log(`| ${r.workload} | ${r.points} | ${r.steps} | ${r.cpuMs} | ${r.gpuMs} | ${(r.gpuMs / Math.max(1, r.cpuMs)).toFixed(1)}× | ${r.isIdentical ? 'yes' : 'NO'} | ${r.rounds} | ${r.certifiedPct} | ${r.mpairsPerS} |`)
 console.log(JSON.stringify({ bench: 'gpu-check', renderer: device.renderer, kind, pointsPerPart: points, auto: auto.decision, rows }))

@@ -16,10 +16,10 @@ import { quaternionToMatrix, scoreSample, type SampleInput } from '../src/scorin
 import { emptyLockstepStats, scoreSamplesOnDevice } from '../src/scoring/gpu/index.ts'
 import { floatBits } from '../test/helpers/float-bits.ts'
 import { KdFloat32Device } from '../test/helpers/kd-float32-device.ts'
-import { perturbedSample, readEvaluation } from '../test/helpers/perturbed-sample.ts'
+import { readEvaluation } from '../test/helpers/perturbed-sample.ts'
 import { sampleFromEvaluation, type PosesFile } from '../test/unit/scoring/load-conformance.ts'
+import { awbMiniRows } from './awb-mini-poses.ts'
 
-const AWB_MINI = 'fixtures/awb-mini'
 const CHAIR = 'test/fixtures/conformance/scoring/11_chair'
 
 function flag(name: string): string | undefined {
@@ -32,14 +32,8 @@ interface Case { name: string; parts: number; build: () => SampleInput }
 
 function cases(): Case[] {
   const list: Case[] = []
-  const samples = readdirSync(AWB_MINI, { recursive: true, encoding: 'utf8' }).filter(p => p.endsWith('evaluation.json')).sort()
-  for (const path of samples) {
-    const evaluation = readEvaluation(join(AWB_MINI, path))
-    const dir = path.replace(/\/evaluation\.json$/, '')
-    const short = `${dir.split('/')[0]}/${dir.split('/').at(-1)}`
-    const seed = [...dir].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 17)
-    list.push({ name: `${short} near-perfect`, parts: evaluation.part_ids.length, build: () => perturbedSample(evaluation, seed, 0.05, 0.01) })
-    list.push({ name: `${short} scrambled`, parts: evaluation.part_ids.length, build: () => perturbedSample(evaluation, seed + 1, 1.5, 0.2) })
+  for (const row of awbMiniRows()) {
+    for (const pose of ['near-perfect', 'scrambled'] as const) list.push({ name: `${row.name} ${pose}`, parts: row.parts, build: () => row.build(pose) })
   }
   const chair = readEvaluation(join(CHAIR, 'evaluation.json'))
   const q = (w: number[]) => quaternionToMatrix(new Float64Array(9), w)
