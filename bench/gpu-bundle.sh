@@ -64,7 +64,8 @@ cp "$CHROMIUM_DIR/locales/en-US.pak" "$ROOT/chromium/locales/"
 # Every library Chromium links, plus libpci, which its GPU detection opens at run time.
 libs=$(for f in "$ROOT"/chromium/chromium "$ROOT"/chromium/*.so*; do ldd "$f" 2>/dev/null; done \
   | awk '$3 ~ /^\// { print $3 }' | sort -u)
-libpci=$(ldconfig -p | awk '/libpci\.so\.3 .*x86-64/ { print $NF; exit }')
+# (awk reads the whole list: quitting early would fail the pipe under pipefail.)
+libpci=$(ldconfig -p | awk '/libpci\.so\.3 .*x86-64/ && !found { print $NF; found = 1 }')
 for lib in $libs $libpci; do
   base=$(basename "$lib")
   [[ "$base" =~ $GLIBC_LIBS ]] && continue
