@@ -61,7 +61,7 @@ for f in chromium chrome_crashpad_handler icudtl.dat resources.pak chrome_100_pe
   [ -e "$CHROMIUM_DIR/$f" ] && cp "$CHROMIUM_DIR/$f" "$ROOT/chromium/"
 done
 cp "$CHROMIUM_DIR/locales/en-US.pak" "$ROOT/chromium/locales/"
-# Every library Chromium links, plus libpci, which its GPU detection opens at run time.
+# Every library Chromium links, plus libpci where installed (its GPU detection opens it if present; optional).
 libs=$(for f in "$ROOT"/chromium/chromium "$ROOT"/chromium/*.so*; do ldd "$f" 2>/dev/null; done \
   | awk '$3 ~ /^\// { print $3 }' | sort -u)
 # (awk reads the whole list: quitting early would fail the pipe under pipefail.)
