@@ -2,6 +2,7 @@
 import { resolve } from 'node:path'
 import * as z from 'zod'
 import { isAgentModulePath } from '../src/agents/index.ts'
+import { HUNG_PAGE_GRACE_MS, MIN_HUNG_PAGE_GRACE_S } from '../src/harness/node/index.ts'
 import { MAX_SCORING_WORKERS } from '../src/scoring/workers/index.ts'
 import { BUNDLED_BENCHMARK, BUNDLED_DEMONSTRATIONS } from '../src/shared/package-root.ts'
 
@@ -54,6 +55,11 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   runsRoot: z.string().min(1).optional(),
   /** Per-sample limit for the agent in seconds (AWB_TIMEOUT_SECONDS); default 600. */
   sampleTimeoutSeconds: z.number().positive().optional(),
+  /**
+   * How long a page agent that never yields may hold its page past the time limit, silent, before the page is closed
+   * (AWB_HUNG_PAGE_GRACE_SECONDS); default 60, at least 10 (pages check in every second).
+   */
+  hungPageGraceSeconds: z.number().min(MIN_HUNG_PAGE_GRACE_S, `at least ${MIN_HUNG_PAGE_GRACE_S} s: a page that is only busy for a while must not be closed`).optional(),
   /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
   scoringWorkers: z.number().int().min(0).max(MAX_SCORING_WORKERS, `at most ${MAX_SCORING_WORKERS} scoring workers`).optional(),
   /** Continue a run chain (AWB_RESUME): a run directory, or `latest` (the newest in runsRoot). */
@@ -84,6 +90,7 @@ export interface ResolvedOptions {
   gates: z.infer<typeof GatesSchema>
   runsRoot: string
   sampleTimeoutSeconds: number
+  hungPageGraceSeconds: number
   scoringWorkers: number | undefined
   agentCommand: { command: string; args: string[] } | undefined
   effort: string | undefined
@@ -155,6 +162,7 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     gates: json('AWB_GATES'),
     runsRoot: text('AWB_RUNS'),
     sampleTimeoutSeconds: number('AWB_TIMEOUT_SECONDS'),
+    hungPageGraceSeconds: number('AWB_HUNG_PAGE_GRACE_SECONDS'),
     scoringWorkers: number('AWB_SCORING_WORKERS'),
     agentCommand: json('AWB_AGENT_COMMAND'),
     effort: text('AWB_EFFORT'),
@@ -185,6 +193,7 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     gates: value.gates ?? {},
     runsRoot: resolve(root, value.runsRoot ?? 'runs'),
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
+    hungPageGraceSeconds: value.hungPageGraceSeconds ?? HUNG_PAGE_GRACE_MS / 1000,
     scoringWorkers: value.scoringWorkers,
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
     effort: value.effort,

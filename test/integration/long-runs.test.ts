@@ -284,7 +284,7 @@ describe('a page agent that never yields', () => {
   it('its page is closed once it is past its time limit and silent for the grace: the sample is a timeout, the block goes on in a new page', async () => {
     const runs = await newRuns()
     // Misc/grefodun is the block's only 7-part sample: its agent spins; the others stop at once and are scored.
-    const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5' })
+    const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5', AWB_HUNG_PAGE_GRACE_SECONDS: '10' })
     expect(run.code, run.output).toBe(1)
     expect(run.output).toMatch(/1 failed \| 3 passed/)
     expect(run.output).toMatch(/awb: the page of block ikea-manualbook stopped responding: Misc\/grefodun is \d+ s past its time limit of 5 s and the page has not checked in for \d+ s/)

@@ -53,8 +53,8 @@ export interface BenchmarkSessionOptions {
    * and its loss comes back through `pageLost` with `reason`. Without it, nothing happens.
    */
   onPageHung?: (block: string, reason: string) => void
-  /** Silence and time past the limit after which a page counts as hung; default HUNG_PAGE_GRACE_MS (tests shorten it). */
-  hungPageGraceMs?: number
+  /** Silence and time past the limit after which a page counts as hung, in seconds; default HUNG_PAGE_GRACE_MS. */
+  hungPageGraceSeconds?: number | undefined
   /** Continue this run chain (a run directory, or `latest` in `runsRoot`): samples it recorded are reported, not run. */
   resume?: string | undefined
   /** With `resume`: failed samples run again too. */
@@ -111,7 +111,7 @@ export class BenchmarkSession {
     this.hungPages = new HungPageWatch({
       timeLimitMs: options.sampleTimeoutSeconds * 1000,
       openAllowanceMs: OPEN_ALLOWANCE_MS,
-      ...(options.hungPageGraceMs === undefined ? {} : { graceMs: options.hungPageGraceMs }),
+      ...(options.hungPageGraceSeconds === undefined ? {} : { graceMs: options.hungPageGraceSeconds * 1000 }),
       onHung: (block, _sampleId, reason) => options.onPageHung?.(block, reason),
     })
     this.gate = new SampleGate({

@@ -5,6 +5,8 @@
 
 /** Silence (no heartbeat) and time past the limit after which a page counts as hung. */
 export const HUNG_PAGE_GRACE_MS = 60_000
+/** The shortest grace a run may set: far above the page's 1 s heartbeat and the 5 s check, so a busy page survives. */
+export const MIN_HUNG_PAGE_GRACE_S = 10
 /** How often open samples are checked. */
 const CHECK_EVERY_MS = 5_000
 

@@ -8,6 +8,14 @@ describe('plugin options', () => {
     expect(() => resolveOptions({ scoringWorkers: 65 }, {}, '/repo')).toThrow(/at most 64/)
   })
 
+  it('takes the hung-page grace from the option or AWB_HUNG_PAGE_GRACE_SECONDS, default 60 s, refusing less than 10 s', () => {
+    expect(resolveOptions({}, {}, '/repo').hungPageGraceSeconds).toBe(60)
+    expect(resolveOptions({ hungPageGraceSeconds: 30 }, {}, '/repo').hungPageGraceSeconds).toBe(30)
+    expect(resolveOptions({ hungPageGraceSeconds: 30 }, { AWB_HUNG_PAGE_GRACE_SECONDS: '12.5' }, '/repo').hungPageGraceSeconds).toBe(12.5)
+    expect(() => resolveOptions({}, { AWB_HUNG_PAGE_GRACE_SECONDS: '2' }, '/repo')).toThrow(/hungPageGraceSeconds: at least 10 s: a page that is only busy for a while must not be closed/)
+    expect(() => resolveOptions({}, { AWB_HUNG_PAGE_GRACE_SECONDS: 'soon' }, '/repo')).toThrow(/AWB_HUNG_PAGE_GRACE_SECONDS must be a number, got "soon"/)
+  })
+
   it('makes a page agent module path absolute against the project root and keeps agent names as they are', () => {
     expect(resolveOptions({ agent: './agents/mine.ts' }, {}, '/repo').agent).toBe('/repo/agents/mine.ts')
     expect(resolveOptions({}, { AWB_AGENT: 'agent.mjs' }, '/repo').agent).toBe('/repo/agent.mjs')
