@@ -1,5 +1,5 @@
-// The browser commands through which a block suite reaches the Node side of its run (files, scoring), and the
-// refusals that replace Vitest's own host-touching commands in block projects. Page code is untrusted (agents run
+// The browser commands through which a block suite reaches the Node side of its run (files, scoring); the refusals that
+// replace Vitest's own host-touching commands live in vitest-compat/commands.ts. Page code is untrusted (agents run
 // there): every command is bound to the project Vitest says sent it, and the session's SampleGate checks the rest.
 import type { BrowserCommand, BrowserCommandContext } from 'vitest/node'
 import type { BenchmarkSession, CommandCaller } from '../src/harness/node/index.ts'
@@ -39,19 +39,4 @@ export function createBrowserCommands(session: () => Promise<BenchmarkSession>) 
   const awbRunCliAgent: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
     (await session()).runCliAgent(callerOf(context), block, sampleId, await context.frame())
   return { awbSamplePlan, awbStartSample, awbHeartbeat, awbRecord, awbSaveFinal, awbFinishSample, awbModelRequest, awbRunCliAgent }
-}
-
-/**
- * Vitest's built-in commands that read, write or remove host files (or write screenshots), replaced in block
- * projects by a refusal: an agent in the page must not read the package or plant files in the project. The
- * provider's own commands that touch files (upload, screenshots, traces) are held by `browser.api.allowWrite:
- * false` and `server.fs.deny` instead, since Vitest consults them before any project command.
- */
-export const REFUSED_VITEST_COMMANDS = ['readFile', 'writeFile', 'removeFile', '__vitest_fileInfo', '__vitest_screenshot', '__vitest_screenshotMatcher'] as const
-
-export function refusedVitestCommands(): Record<(typeof REFUSED_VITEST_COMMANDS)[number], BrowserCommand<unknown[]>> {
-  const refuse = (name: string): BrowserCommand<unknown[]> => () => {
-    throw new Error(`${name} is disabled in benchmark block projects: page code (the agent) may not touch host files. The harness reaches the host only through its own awb* commands.`)
-  }
-  return Object.fromEntries(REFUSED_VITEST_COMMANDS.map(name => [name, refuse(name)])) as Record<(typeof REFUSED_VITEST_COMMANDS)[number], BrowserCommand<unknown[]>>
 }

@@ -11,25 +11,21 @@ import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { PACKAGE_ROOT, packageModule } from '../src/shared/package-root.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
-import { useBlockJUnit } from '../reporters/junit-reporter.ts'
-import { createBrowserCommands, refusedVitestCommands } from './browser-commands.ts'
+import { blockOfProject, createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
-import { recoveringPlaywright, type PageLoss } from './browser-recovery.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, BUNDLED_GENERATOR, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
-import { drainOnInterrupt } from './interrupt.ts'
 import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
+import { drainOnInterrupt, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
 
 /** The per-block test file every block project runs. */
 const BLOCK_SUITE = packageModule('suites/benchmark-block.ts')
-/** Where the root instance leaves its reporters (aggregate, running tests) for configureVitest (see there). */
-const REPORTER_SLOT = Symbol.for('assembly-world-bench.reporters')
 /** Allowance beyond the agent's own limit for opening, exporting and scoring one sample. */
 const SAMPLE_OVERHEAD_MS = 180_000
 
@@ -38,6 +34,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let opened: Promise<BenchmarkPackage> | undefined
   let session: Promise<BenchmarkSession> | undefined
   let reporter: AggregateReporter | undefined
+  // Which Vitest runs this process: an unsupported one stops the run here, before anything starts.
+  const vitestAdapter = runningAdapter()
   // A block whose page is lost (its Chromium killed or crashed) fails the sample in flight and goes on in a new page.
   // A page that hung past its time limit (an agent that never yields) was closed: its sample is the agent's timeout.
   const onPageLost = async (loss: PageLoss): Promise<void> => {
@@ -100,6 +98,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const commands = createBrowserCommands(() => getSession(root))
       // One free port per block's browser server, so that none probes ports in use (see freePorts).
       const ports = await freePorts(pkg.blocks.length)
+      const lockdown = (index: number) => vitestAdapter.apiLockdown(ports[index]!)
       const projects = pkg.blocks.map((block, index) => ({
         extends: true as const,
         test: {
@@ -125,12 +124,14 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             provider: recoveringPlaywright(
               playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`] } }),
               { block: block.name, onLost: onPageLost, onGiveUp: onBlockLost, log: line => console.error(line), exposeCloseHungPage: close => closeHungPage.set(block.name, close) },
+              vitestAdapter,
             ),
-            // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
-            // and no CDP. The harness saves through its own commands.
-            api: { port: ports[index], strictPort: false, allowWrite: false, allowExec: false },
-            commands: { ...refusedVitestCommands(), ...commands },
+            commands: { ...refusedVitestCommands(vitestAdapter), ...commands },
+            ...lockdown(index).browser,
           },
+          // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
+          // and no CDP. The harness saves through its own commands. (Where the option lives depends on the major.)
+          ...lockdown(index).test,
         },
       }))
       reporter ??= new AggregateReporter({
@@ -141,20 +142,19 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
         close: async (status, errors) => { if (session !== undefined) await (await session).close(status, errors) },
       })
-      Reflect.set(globalThis, REPORTER_SLOT, [reporter, runningTests])
+      offerReporters([reporter, runningTests])
       return { ...shared, test: { projects } }
     },
-    configureVitest({ vitest }) {
-      // Reporters named on the command line (`--reporter=junit`) replace the config's list before this hook
-      // runs, and Vitest builds its reporters right after it: adding the aggregate reporter here keeps it in
-      // every run, whatever the reporter selection, and in --merge-reports.
-      // Vitest evaluates the config again for each project, so this hook may run on another instance of this
-      // plugin than the root's config(): the root leaves its reporter in a process-wide slot.
-      const ours: unknown = Reflect.get(globalThis, REPORTER_SLOT)
-      const reporters = vitest.config.reporters
-      if (Array.isArray(ours)) for (const one of ours as (AggregateReporter | RunningTests)[]) if (!reporters.includes(one)) reporters.push(one)
+    configureVitest({ vitest, project }) {
+      // Before the first sample: a block project without every integrity defence stops the run, naming the defence.
+      if (blockOfProject(project) !== undefined) {
+        verifyBlockProject(vitestAdapter, project)
+        reportCapabilitiesOnce(vitestAdapter, project, line => console.error(line))
+      }
+      // The aggregate reporter is in every run, whatever the reporter selection, and in --merge-reports.
+      installOfferedReporters(vitest)
       // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
-      useBlockJUnit(reporters)
+      useBlockJUnit(vitest, vitestAdapter)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.

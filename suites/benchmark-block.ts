@@ -1,9 +1,10 @@
 // The test file of every block project: one test per sample, run in the page (Vitest browser mode).
 // A thin adapter: the sample itself is run by src/harness; this file turns its report into a test result.
 import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
-import { describe, expect, inject, recordArtifact, test } from 'vitest'
+import { describe, expect, inject, test } from 'vitest'
 import { commands } from 'vitest/browser'
 import type { SampleMeta } from '../plugin/types.ts'
+import { deliverTestStart } from '../plugin/vitest-compat/page.ts'
 import { FinishSampleResponseSchema, runSample, SamplePlanSchema, type SampleHost } from '../src/harness/index.ts'
 import { createThreeSceneRenderer } from '../src/render/index.ts'
 import { loadMujoco } from '../src/world/index.ts'
@@ -58,9 +59,8 @@ function assertRow(meta: SampleMeta, sampleId: string): void {
 // The block name is the describe name, so every reporter shows it in the test name (the two PartNet blocks share sample ids).
 describe(block.name, () => {
   test.for(block.samples.map(sample => [sample.id, sample] as const))('%s', async ([sampleId], { task, annotate, skip }) => {
-    // Vitest throttles its task updates and can hold this test's start until the test ends; the Node side binds every
-    // command to the running test, so deliver the start first (recording an artifact flushes the updates).
-    await recordArtifact(task, { type: 'awb:sample-start', sampleId })
+    // The Node side binds every command to the running test: deliver this test's start first.
+    await deliverTestStart(task, sampleId)
     const plan = SamplePlanSchema.parse(await commands.awbSamplePlan(block.name, sampleId))
     if (plan.kind === 'skip') return skip(plan.reason)
     if (plan.kind === 'recorded') {

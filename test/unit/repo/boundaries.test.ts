@@ -29,6 +29,27 @@ const INDEX_EXCEPTIONS: { target: RegExp; reason: string }[] = [
   },
 ]
 
+/** The one folder that may use Vitest's internals and undocumented behaviour, through one adapter per major. */
+const COMPAT_FOLDER = 'plugin/vitest-compat'
+
+/**
+ * Vitest and Vite entry points any module may import: their documented, public APIs. `typesOnly`: only `import type`
+ * outside the compatibility layer (vitest/node's values, e.g. its reporters, are reached through the layer).
+ */
+const PUBLIC_VITEST_ENTRY_POINTS: { specifier: string; typesOnly: boolean }[] = [
+  { specifier: 'vitest', typesOnly: false },
+  { specifier: 'vitest/browser', typesOnly: false },
+  { specifier: 'vitest/config', typesOnly: false },
+  { specifier: 'vitest/node', typesOnly: true },
+  { specifier: '@vitest/browser-playwright', typesOnly: false },
+  { specifier: 'vite', typesOnly: false },
+]
+
+/** `Reflect.get(x, …)` and its kin on anything but the process-wide slots (globalThis, process, window). */
+const REFLECTIVE_ACCESS = /\bReflect\.(?:get|set|apply|has|ownKeys|defineProperty|deleteProperty|getOwnPropertyDescriptor)\(\s*(?!globalThis\b|process\b|window\b)[^,)]+/g
+/** A member whose name starts with `_` (Vitest marks its internals so), read as `x._name` or `x['_name']`. */
+const UNDERSCORE_MEMBER = /[\w$)\]]\s*(?:\?\.|\.)\s*_[A-Za-z]\w*|\[\s*['"`]_[A-Za-z]\w*['"`]\s*\]/g
+
 interface ImportEdge {
   /** Repository-relative path of the importing file. */
   from: string
@@ -107,6 +128,36 @@ describe('folder boundaries', () => {
       for (const edge of await importsOf(file)) if (/^(vitest|@vitest\/)/.test(edge.specifier)) offenders.push(show(edge))
     }
     expect(offenders).toEqual([])
+  })
+
+  it('only plugin/vitest-compat imports Vitest or Vite beyond their public entry points (value imports of vitest/node included)', async () => {
+    const offenders: string[] = []
+    for (const file of await sourceFiles(['src', 'plugin', 'reporters', 'suites'])) {
+      if (file.startsWith(`${COMPAT_FOLDER}/`)) continue
+      for (const edge of await importsOf(file)) {
+        if (!/^(vitest|vite|@vitest\/)($|\/)/.test(edge.specifier)) continue
+        const entry = PUBLIC_VITEST_ENTRY_POINTS.find(one => one.specifier === edge.specifier)
+        if (entry === undefined || (entry.typesOnly && !edge.isTypeOnly)) offenders.push(show(edge))
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+
+  it('touches no Vitest object by `_`-prefixed or reflective access outside plugin/vitest-compat', async () => {
+    const offenders: string[] = []
+    for (const file of await sourceFiles(['plugin', 'reporters', 'suites'])) {
+      if (file.startsWith(`${COMPAT_FOLDER}/`)) continue
+      const text = await readFile(join(ROOT, file), 'utf8')
+      for (const match of text.matchAll(REFLECTIVE_ACCESS)) offenders.push(`${file}: ${match[0]}`)
+      for (const match of text.matchAll(UNDERSCORE_MEMBER)) offenders.push(`${file}: ${match[0]}`)
+    }
+    expect(offenders).toEqual([])
+  })
+
+  it('finds the layer\'s own uses of internals (the scan above is not blind)', async () => {
+    const text = await readFile(join(ROOT, COMPAT_FOLDER, 'internals.ts'), 'utf8')
+    expect([...text.matchAll(REFLECTIVE_ACCESS)].length).toBeGreaterThan(3)
+    expect('project._openBrowserPage(id)'.match(UNDERSCORE_MEMBER)).not.toBeNull()
   })
 
   it('enters another src/ folder only through an index.ts (its own, or a documented sub-entry such as harness/node/index.ts)', async () => {

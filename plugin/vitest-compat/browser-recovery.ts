@@ -3,7 +3,7 @@
 // again there. It does not record samples: `onLost` tells the Node side, which fails the sample in flight and has
 // the new page report what the run already recorded.
 //
-// Why a wrapper: Vitest 4.1 runs every browser project under one Promise.all (vitest/dist/chunks/cli-api.*.js,
+// Why a wrapper: Vitest (4.1 and 5 alike) runs every browser project under one Promise.all (vitest/dist/chunks/cli-api.*.js,
 // createBrowserPool → runWorkspaceTests), and a project's BrowserPool rejects as soon as its orchestrator's
 // websocket closes (@vitest/browser setupBrowserRpc: ws 'close' → rpc.$close("Browser connection was closed while
 // running tests") → BrowserPool.runNextTest → reject). That rejection ends the whole run, every block included, and
@@ -12,15 +12,14 @@
 // that cannot be brought back ends only its block: a stand-in lets the pool finish, and the run fails on the error.
 import type { PlaywrightProviderOptions } from '@vitest/browser-playwright'
 import type { Browser, Page } from 'playwright'
-import type { BrowserProviderOption, TestProject } from 'vitest/node'
-import { AwbError, type AwbErrorOptions } from '../src/shared/errors.ts'
+import type { BrowserProviderOption } from 'vitest/node'
+import { AwbError, type AwbErrorOptions } from '../../src/shared/errors.ts'
+import type { OrchestratorRpc, RecoveryInternals, VitestAdapter } from './adapter.ts'
 
 /** How often one block's page may be lost and reopened in a run; the next loss ends that block (`onGiveUp`). */
 export const MAX_PAGE_RECOVERIES = 3
 /** How long a closed connection waits for Playwright to report the browser gone or the page crashed. */
 const LOSS_DIAGNOSIS_MS = 5_000
-/** The Vitest minor versions whose internals this wrapper was written against (checked at provider creation). */
-const SUPPORTED_VITEST = /^4\.1\./
 
 /** Why a block's page could not be recovered; the cause chain keeps Vitest's closed-connection error. */
 export class BrowserRecoveryError extends AwbError {
@@ -63,11 +62,6 @@ export interface RecoveryHooks {
   exposeCloseHungPage?(close: (reason: string) => Promise<void>): void
 }
 
-/** The orchestrator RPC as the pool uses it (one per page, keyed by session id). */
-interface OrchestratorRpc {
-  createTesters(options: unknown): Promise<void>
-}
-
 /**
  * Stands in for a page given up on: Vitest's pool ends a project once every page it knows of has reported back
  * (BrowserPool.finishSession), and closes every page at the end (`$close`). It has nothing left to run.
@@ -77,15 +71,6 @@ const GIVEN_UP_PAGE = {
   cleanupTesters: async (): Promise<void> => {},
   $close: (): void => {},
 } satisfies OrchestratorRpc & Record<string, unknown>
-
-/** The Vitest 4.1 internals the recovery reaches, checked by `internalsOf` before use. */
-interface Internals {
-  orchestrators: Map<string, OrchestratorRpc>
-  openBrowserPage(sessionId: string, pool: unknown): Promise<void>
-  isCancelling(): boolean
-  /** Records an error outside any test: the run fails on it, after every project has finished. */
-  reportError(error: Error): void
-}
 
 /** The Playwright provider's public fields that the recovery reads and resets. */
 interface PlaywrightFields {
@@ -97,46 +82,26 @@ interface PlaywrightFields {
 }
 
 /**
- * `base` (the `playwright()` provider option) with page recovery installed on every provider it creates. On a Vitest
- * whose internals differ, the provider is returned as it is and `hooks.log` says that a dead browser ends the run.
+ * `base` (the `playwright()` provider option) with page recovery installed on every provider it creates. Where the
+ * adapter finds no internals, the provider is returned as it is and `hooks.log` says that a dead browser ends the run.
  */
-export function recoveringPlaywright(base: BrowserProviderOption<PlaywrightProviderOptions>, hooks: RecoveryHooks): BrowserProviderOption<PlaywrightProviderOptions> {
+export function recoveringPlaywright(base: BrowserProviderOption<PlaywrightProviderOptions>, hooks: RecoveryHooks, adapter: Pick<VitestAdapter, 'recoveryInternals'>): BrowserProviderOption<PlaywrightProviderOptions> {
   return {
     ...base,
     providerFactory(project) {
       const provider = base.providerFactory(project)
-      const internals = internalsOf(project)
+      const internals = adapter.recoveryInternals(project)
       if (typeof internals === 'string') {
         hooks.log(`awb: browser recovery is off for block ${hooks.block}: ${internals}. A browser that dies ends the whole run (continue with AWB_RESUME).`)
         return provider
       }
-      installRecovery(project, provider as unknown as PlaywrightFields, internals, hooks)
+      installRecovery(provider as unknown as PlaywrightFields, internals, hooks)
       return provider
     },
   }
 }
 
-/** The internals, or why they cannot be used on this Vitest. */
-function internalsOf(project: TestProject): Internals | string {
-  const version = project.vitest.version
-  if (!SUPPORTED_VITEST.test(version)) return `it relies on Vitest 4.1 internals and this is Vitest ${version}`
-  const state: unknown = Reflect.get(project.browser ?? {}, 'state')
-  const orchestrators: unknown = state !== null && typeof state === 'object' ? Reflect.get(state, 'orchestrators') : undefined
-  const openBrowserPage: unknown = Reflect.get(project, '_openBrowserPage')
-  const runState: unknown = Reflect.get(project.vitest, 'state')
-  const catchError: unknown = runState !== null && typeof runState === 'object' ? Reflect.get(runState, 'catchError') : undefined
-  if (!(orchestrators instanceof Map) || typeof openBrowserPage !== 'function' || typeof catchError !== 'function') {
-    return `Vitest ${version} has no project.browser.state.orchestrators, project._openBrowserPage or vitest.state.catchError`
-  }
-  return {
-    reportError: error => Reflect.apply(catchError, runState, [error, 'Browser Error']),
-    orchestrators: orchestrators as Map<string, OrchestratorRpc>,
-    openBrowserPage: (sessionId, pool) => Reflect.apply(openBrowserPage, project, [sessionId, pool]) as Promise<void>,
-    isCancelling: () => Reflect.get(project.vitest, 'isCancelling') === true,
-  }
-}
-
-function installRecovery(project: TestProject, provider: PlaywrightFields, internals: Internals, hooks: RecoveryHooks): void {
+function installRecovery(provider: PlaywrightFields, internals: RecoveryInternals, hooks: RecoveryHooks): void {
   let closing = false
   let recoveries = 0
   /** What each session's pool passed when its page was first opened (its reject), reused to reopen it. */
@@ -163,6 +128,8 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
 
   const openPage = provider.openPage.bind(provider)
   provider.openPage = async (sessionId, url, options) => {
+    // Vitest 5 closes an idle provider and opens it again for a later run (watch mode): in use again, it recovers again.
+    closing = false
     await openPage(sessionId, url, options)
     const page = provider.pages.get(sessionId)
     const browser = provider.browser
@@ -183,10 +150,9 @@ function installRecovery(project: TestProject, provider: PlaywrightFields, inter
     }))
   }
 
-  const openBrowserPage = Reflect.get(project, '_openBrowserPage') as (sessionId: string, pool: unknown) => Promise<void>
-  Reflect.set(project, '_openBrowserPage', (sessionId: string, pool: unknown) => {
+  internals.wrapOpenBrowserPage(open => (sessionId, pool) => {
     if (!pools.has(sessionId)) pools.set(sessionId, pool)
-    return Reflect.apply(openBrowserPage, project, [sessionId, pool]) as Promise<void>
+    return open(sessionId, pool)
   })
 
   const recover = async (sessionId: string, error: unknown): Promise<OrchestratorRpc> => {

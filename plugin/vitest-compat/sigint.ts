@@ -1,6 +1,7 @@
 // Ctrl-C drains a run instead of dropping it: the first SIGINT stops dispatch and lets the samples in flight save
 // and score their world (recorded `interrupted`), so summaries are written and `AWB_RESUME` can continue; a second
-// SIGINT quits at once, as Vitest would have.
+// SIGINT quits at once, as Vitest would have. Vitest 4.1 and 5 install the same listener (its logger's `onExit`, which
+// exits 1 ms later), so one implementation serves both.
 
 /**
  * Takes over SIGINT from the listeners present now (Vitest's, which exit the process 1 ms later). Returns a

@@ -1,10 +1,11 @@
-// The page recovery of block projects against fakes of the Vitest 4.1 internals it reaches (orchestrator RPCs,
-// `_openBrowserPage`) and of the Playwright provider; the real thing runs in test/integration/long-runs.test.ts.
+// The page recovery of block projects against fakes of the Vitest internals it reaches (the same in 4.1 and 5) (orchestrator RPCs,
+// `_openBrowserPage`) and of the Playwright provider; the real thing runs in test/integration/long-runs.test.ts, on each supported Vitest.
 import { EventEmitter } from 'node:events'
 import type { PlaywrightProviderOptions } from '@vitest/browser-playwright'
 import type { BrowserProviderOption, TestProject } from 'vitest/node'
 import { describe, expect, it } from 'vitest'
-import { MAX_PAGE_RECOVERIES, recoveringPlaywright, type PageLoss } from '../../../plugin/browser-recovery.ts'
+import { MAX_PAGE_RECOVERIES, recoveringPlaywright, type PageLoss } from '../../../plugin/vitest-compat/browser-recovery.ts'
+import { browserPoolInternals } from '../../../plugin/vitest-compat/internals.ts'
 
 const CLOSED = '[vitest] Browser connection was closed while running tests. Was the page closed unexpectedly?'
 const BLOCK = 'ikea-manualbook'
@@ -41,7 +42,7 @@ class FakeRpc {
   }
 }
 
-function fakeRun(options: { version?: string } = {}) {
+function fakeRun(options: { withoutBrowserState?: boolean } = {}) {
   const launched: FakeBrowser[] = []
   const closedContexts: string[] = []
   const provider = {
@@ -61,8 +62,8 @@ function fakeRun(options: { version?: string } = {}) {
   const runErrors: Error[] = []
   const project = {
     name: `${BLOCK} (chromium)`,
-    vitest: { version: options.version ?? '4.1.12', isCancelling: false, state: { catchError: (error: Error) => { runErrors.push(error) } } },
-    browser: { state: { orchestrators } },
+    vitest: { version: '5.1.2', isCancelling: false, state: { catchError: (error: Error) => { runErrors.push(error) } } },
+    browser: options.withoutBrowserState === true ? undefined : { state: { orchestrators } },
     // As Vitest: the provider opens the page, whose orchestrator then connects.
     async _openBrowserPage(sessionId: string, _pool: unknown) {
       await provider.openPage(sessionId)
@@ -76,7 +77,7 @@ function fakeRun(options: { version?: string } = {}) {
   const lines: string[] = []
   let closeHungPage: ((reason: string) => Promise<void>) | undefined
   const base = { name: 'playwright', options: {}, providerFactory: () => provider, serverFactory: () => undefined } as unknown as BrowserProviderOption<PlaywrightProviderOptions>
-  const option = recoveringPlaywright(base, { block: BLOCK, onLost: async (loss) => { losses.push(loss) }, onGiveUp: async (end) => { givenUp.push(end) }, log: line => lines.push(line), exposeCloseHungPage: (close) => { closeHungPage = close } })
+  const option = recoveringPlaywright(base, { block: BLOCK, onLost: async (loss) => { losses.push(loss) }, onGiveUp: async (end) => { givenUp.push(end) }, log: line => lines.push(line), exposeCloseHungPage: (close) => { closeHungPage = close } }, { recoveryInternals: browserPoolInternals })
   expect(option.providerFactory(project as unknown as TestProject)).toBe(provider)
   /** What Vitest's pool does with one test file: open the page, then run the file through its orchestrator. */
   const runFile = async (options: unknown) => {
@@ -178,9 +179,9 @@ describe('recoveringPlaywright', () => {
     expect(standIn.$close()).toBeUndefined()
   })
 
-  it('on a Vitest other than 4.1 it leaves the provider alone and says that a dead browser ends the run', async () => {
-    const run = fakeRun({ version: '4.2.0' })
-    expect(run.lines).toEqual([expect.stringMatching(/^awb: browser recovery is off for block ikea-manualbook: it relies on Vitest 4\.1 internals and this is Vitest 4\.2\.0\. A browser that dies ends the whole run/)])
+  it('on a Vitest without the internals it leaves the provider alone and says what is missing and that a dead browser ends the run', async () => {
+    const run = fakeRun({ withoutBrowserState: true })
+    expect(run.lines).toEqual([expect.stringMatching(/^awb: browser recovery is off for block ikea-manualbook: Vitest 5\.1\.2 has no project\.browser\.state\.orchestrators\. A browser that dies ends the whole run/)])
     const file = run.runFile({})
     await until(() => run.rpcs.length === 1)
     run.launched[0]!.die()
