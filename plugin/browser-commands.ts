@@ -18,10 +18,16 @@ export function blockOfProject(project: Pick<BrowserCommandContext['project'], '
   return typeof provided.awbBlock?.name === 'string' ? provided.awbBlock.name : undefined
 }
 
-/** Builds the commands over a session that is opened on first use (config time has no session yet). */
-export function createBrowserCommands(session: () => Promise<BenchmarkSession>) {
-  const awbSamplePlan: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
-    (await session()).samplePlan(callerOf(context), block, sampleId)
+/**
+ * Builds the commands over a session that is opened on first use (config time has no session yet). `verifyDefences`
+ * checks the calling project's integrity defences again before each sample is planned: the startup check runs when
+ * projects are resolved, and a plugin hook that runs later could still undo one.
+ */
+export function createBrowserCommands(session: () => Promise<BenchmarkSession>, verifyDefences: (project: BrowserCommandContext['project']) => void) {
+  const awbSamplePlan: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) => {
+    verifyDefences(context.project)
+    return (await session()).samplePlan(callerOf(context), block, sampleId)
+  }
   const awbStartSample: BrowserCommand<[block: string, sampleId: string]> = async (context, block, sampleId) =>
     (await session()).startSample(callerOf(context), block, sampleId)
   const awbRecord: BrowserCommand<[block: string, sampleId: string, entry: unknown]> = async (context, block, sampleId, entry) =>

@@ -95,10 +95,13 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       // Vitest resolves each project's config through the same plugins: add projects only at the root.
       if (userConfig.test?.name !== undefined) return shared
       const chromium = findChromium()
-      const commands = createBrowserCommands(() => getSession(root))
+      const commands = createBrowserCommands(() => getSession(root), project => verifyBlockProject(vitestAdapter, project))
       // One free port per block's browser server, so that none probes ports in use (see freePorts).
       const ports = await freePorts(pkg.blocks.length)
       const lockdown = (index: number) => vitestAdapter.apiLockdown(ports[index]!)
+      // Blocks are independent: their browsers run at once (an agent mostly waits on its model), unless the user chose
+      // a `maxWorkers` (the CLI's --maxWorkers wins over both). Vitest 5 reads it per project and at the root.
+      const together = userConfig.test?.maxWorkers === undefined ? vitestAdapter.blocksTogether(pkg.blocks.length) : {}
       const projects = pkg.blocks.map((block, index) => ({
         extends: true as const,
         test: {
@@ -107,6 +110,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
           // Installed, the suite lies in node_modules, which Vitest's default exclude list would drop.
           exclude: [],
           testTimeout: settings.sampleTimeoutSeconds * 1000 + SAMPLE_OVERHEAD_MS,
+          ...together,
           provide: {
             awbBlock: {
               name: block.name,
@@ -143,7 +147,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         close: async (status, errors) => { if (session !== undefined) await (await session).close(status, errors) },
       })
       offerReporters([reporter, runningTests])
-      return { ...shared, test: { projects } }
+      return { ...shared, test: { ...together, projects } }
     },
     configureVitest({ vitest, project }) {
       // Before the first sample: a block project without every integrity defence stops the run, naming the defence.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh machine: a Chromium for browser mode (Debian's package when apt is available),
-# then the exact npm dependency tree from package-lock.json, then the compiled package (dist/). Safe to run again.
+# One-time set-up on a fresh machine: a Chromium for browser mode (Debian's package when apt is available), the Node
+# of .node-version (the npm registry's binary when the Node on PATH is another one), the exact npm dependency tree from
+# package-lock.json (Vitest 5), the compiled package (dist/), then every test leg of test/legs/legs.json (its Node and
+# its own `npm ci`). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +33,11 @@ MSG
   exit 1
 fi
 
+# Vitest 5 needs Node 22.12 or newer: the project runs on the Node of .node-version (scripts/with-node.sh).
+node_bin=$(bash scripts/provide-node.sh "$(cat .node-version)")
+echo "setup: using Node $("$node_bin/node" --version) from $node_bin"
+export PATH="$node_bin:$PATH"
+
 if [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
   echo "setup: node_modules is up to date"
 else
@@ -39,3 +46,6 @@ fi
 
 # The compiled package (dist/), as `npm pack` builds it; the checkout itself runs from the TypeScript sources.
 npm run --silent build
+
+# The other test legs (e.g. Vitest 4.1 on Node 20) and the further Node versions the tests use.
+node scripts/test-legs.mjs --prepare

@@ -49,6 +49,12 @@ export interface VitestAdapter {
    * so an entry of `browser.commands` replaces the built-in of that name.
    */
   readonly hostFileCommands: readonly string[]
+  /**
+   * Root `test` fields that let every block's browser run at once, as Vitest 4.1 does by itself: Vitest 5 opens at
+   * most `maxWorkers` browser instances (one per project) at a time, which would run the blocks one after another.
+   * Applied only where the user set no `maxWorkers` of their own.
+   */
+  blocksTogether(blockCount: number): Record<string, unknown>
   /** How JUnit names a block's suite after the block: Vitest 5 has public templates, 4.1 only its writer's methods. */
   readonly junitSuiteNames: 'suiteNameTemplate' | 'writeElement'
   /** The internals browser recovery needs, or why they are not there. */

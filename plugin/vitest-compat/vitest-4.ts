@@ -12,6 +12,8 @@ export function vitest4Adapter(version: string): VitestAdapter {
     apiOption: 'test.browser.api',
     resolvedApi: (project: TestProject) => permissionsOf(Reflect.get(project.config.browser, 'api')),
     hostFileCommands: ['readFile', 'writeFile', 'removeFile', '__vitest_fileInfo', '__vitest_screenshot', '__vitest_screenshotMatcher'],
+    // Every browser project has a pool of its own: blocks run together already.
+    blocksTogether: () => ({}),
     junitSuiteNames: 'writeElement',
     recoveryInternals: browserPoolInternals,
   }

@@ -1,4 +1,5 @@
-// Vitest 5: the browser API's permissions moved to `test.api` (`test.browser.api` is deprecated and, for the
+// Vitest 5: browser instances share one `maxWorkers` budget (so the plugin raises it to the block count); the browser
+// API's permissions moved to `test.api` (`test.browser.api` is deprecated and, for the
 // permissions, no longer read), JUnit names suites through the public `suiteNameTemplate`, and the browser gained a
 // command that records an artifact on any test by id (`__vitest_recordBrowserTrace`): page-written metadata, refused.
 import type { TestProject } from 'vitest/node'
@@ -13,6 +14,7 @@ export function vitest5Adapter(version: string): VitestAdapter {
     apiOption: 'test.api',
     resolvedApi: (project: TestProject) => permissionsOf(Reflect.get(project.config, 'api')),
     hostFileCommands: ['readFile', 'writeFile', 'removeFile', '__vitest_fileInfo', '__vitest_screenshot', '__vitest_screenshotMatcher', '__vitest_recordBrowserTrace'],
+    blocksTogether: blockCount => ({ maxWorkers: blockCount }),
     junitSuiteNames: 'suiteNameTemplate',
     recoveryInternals: browserPoolInternals,
   }

@@ -1,20 +1,23 @@
 // Installs the real agent CLIs the tests run (Claude Code, Codex CLI, the MCP Inspector CLI) on demand, pinned to
 // exact versions, into a cache folder outside node_modules that later runs reuse. Not project dependencies: together
-// they weigh ~700 MB, and a user's `npm ci` stays lean. No test logic here.
+// they weigh over 1 GB (every tested version of each), and a user's `npm ci` stays lean. No test logic here.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { TESTED_CLI_VERSIONS } from '../../src/agents/cli/tested-versions.ts'
 
-/** The pinned CLIs: npm package, exact version, and the binary it installs. */
+/**
+ * What the tests install: the agent CLIs at every version the tests cover (defined once in src, where `awb doctor`
+ * reads them too), and the MCP Inspector, a test tool only, at its one pin.
+ */
 export const PINNED_CLIS = {
-  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
+  ...TESTED_CLI_VERSIONS,
   // The v1 line: Inspector 2.x needs Node ≥ 22.19; 1.0.3's CLI mode runs on Node 20 (its engines field says 22,
   // for the web UI we do not start). The separate inspector-cli package cannot run outside this one.
-  inspector: { pkg: '@modelcontextprotocol/inspector', version: '1.0.3', bin: 'mcp-inspector' },
-} as const satisfies Record<string, { pkg: string, version: string, bin: string }>
+  inspector: { pkg: '@modelcontextprotocol/inspector', bin: 'mcp-inspector', versions: ['1.0.3'] },
+} as const satisfies Record<string, { pkg: string, bin: string, versions: readonly string[] }>
 
 export type PinnedCli = keyof typeof PINNED_CLIS
 
@@ -37,12 +40,15 @@ export interface InstalledCli {
 }
 
 /**
- * The pinned CLI, installed first when the cache lacks it. The install goes to a private folder that is renamed
+ * The CLI at `version` (one of its pinned versions), installed first when the cache lacks it; each version has its
+ * own folder, so the versions of one CLI sit side by side. The install goes to a private folder that is renamed
  * into place only when complete, so an interrupted install is never reused and two test files may race safely.
  * Throws with npm's output when the install fails (e.g. no registry access).
  */
-export async function ensureAgentCli(name: PinnedCli, env: NodeJS.ProcessEnv = process.env): Promise<InstalledCli> {
-  const { pkg, version, bin } = PINNED_CLIS[name]
+export async function ensureAgentCli(name: PinnedCli, version: string, env: NodeJS.ProcessEnv = process.env): Promise<InstalledCli> {
+  const { pkg, bin, versions } = PINNED_CLIS[name]
+  // Only pinned versions: a test that installed another would cover a version no list names.
+  if (!(versions as readonly string[]).includes(version)) throw new Error(`${pkg}@${version} is not pinned (pinned: ${versions.join(', ')})`)
   const root = agentCliCacheDir(env)
   const folder = join(root, `${pkg.replace('/', '+')}@${version}`)
   const binDir = join(folder, 'node_modules', '.bin')

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeEpisode } from '../../src/episode/index.ts'
 import { findChromium } from '../../src/shared/chromium.ts'
-import { ensureAgentCli, type InstalledCli } from '../helpers/agent-cli-install.ts'
+import { ensureAgentCli, PINNED_CLIS, type InstalledCli } from '../helpers/agent-cli-install.ts'
 import { archiveOf, buildSetupEpisode } from '../helpers/episode-fixture.ts'
 
 const AWB = fileURLToPath(new URL('../../bin/awb.mjs', import.meta.url))
@@ -24,7 +24,7 @@ let inspector: InstalledCli
 let dir: string
 let input: string
 beforeAll(async () => {
-  inspector = await ensureAgentCli('inspector')
+  inspector = await ensureAgentCli('inspector', PINNED_CLIS.inspector.versions[0])
   dir = await mkdtemp(join(tmpdir(), 'awb-inspector-'))
   input = join(dir, 'chair.episode.zip')
   await writeFile(input, await archiveOf(buildSetupEpisode()))

@@ -1,15 +1,16 @@
-// The real agent CLIs (Claude Code and Codex CLI, pinned, installed on demand into a cache outside node_modules)
-// run one sample each end to end through the browser, as users run the benchmark (`vitest run` in a child
-// process), against a local model server speaking the providers' streamed wire formats. Checks what the CLIs
-// must do with default settings: reach the tools (more than zero calls), finish, get scored, full result.json.
+// The real agent CLIs (Claude Code and Codex CLI, every tested version of each, installed on demand into a cache
+// outside node_modules) run one sample each end to end through the browser, as users run the benchmark (`vitest run`
+// in a child process), against a local model server speaking the providers' streamed wire formats. Checks what the
+// CLIs must do with default settings: reach the tools (more than zero calls), finish, get scored, full result.json;
+// every version gets the same assertions. The fixture, the model server and the scratch folder are shared by all.
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliAgent } from '../../src/agents/cli/index.ts'
+import { runCliAgent, TESTED_CLI_VERSIONS, type CliAgentKind } from '../../src/agents/cli/index.ts'
 import { composePrompt } from '../../src/agents/index.ts'
-import { runDoctor } from '../../src/cli/commands/doctor.ts'
+import { checkAgentCli } from '../../src/cli/commands/doctor.ts'
 import { decodeEpisode } from '../../src/episode/index.ts'
 import { ensureAgentCli, type InstalledCli } from '../helpers/agent-cli-install.ts'
 import { DEFAULT_TOOL_SCRIPT, SSE_FINAL_ANSWER, startSseModelServer, type SseModelServer } from '../helpers/fake-sse-model-server.ts'
@@ -18,7 +19,7 @@ import { createPackageFixture, type PackageFixture } from '../helpers/package-fi
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const BLOCK = 'partnet-none'
-/** Installing both CLIs (~650 MB) on a cold cache; a warm cache answers at once. */
+/** Installing every tested version of both CLIs (~1 GB) on a cold cache; a warm cache answers at once. */
 const INSTALL_TIMEOUT_MS = 900_000
 /** One sample with a real CLI: Vitest start-up, browser, the CLI, scoring (Codex adds its ~6 s WebSocket retries). */
 const RUN_TIMEOUT_MS = 240_000
@@ -26,7 +27,14 @@ const RUN_TIMEOUT_MS = 240_000
 let fixture: PackageFixture
 let work: string
 let server: SseModelServer
-const clis: Partial<Record<'claude' | 'codex', InstalledCli>> = {}
+/** Every tested version of each CLI, keyed `<kind>@<version>`. */
+const clis = new Map<string, InstalledCli>()
+
+function installed(kind: CliAgentKind, version: string): InstalledCli {
+  const cli = clis.get(`${kind}@${version}`)
+  if (cli === undefined) throw new Error(`${kind}@${version} was not installed`)
+  return cli
+}
 
 beforeAll(async () => {
   fixture = await createPackageFixture({
@@ -34,8 +42,10 @@ beforeAll(async () => {
   })
   work = await mkdtemp(join(tmpdir(), 'awb-real-cli-'))
   server = await startSseModelServer()
-  clis.claude = await ensureAgentCli('claude')
-  clis.codex = await ensureAgentCli('codex')
+  // Each version has its own cache folder, so a cold cache installs them side by side.
+  await Promise.all((['claude', 'codex'] as const).flatMap(kind => TESTED_CLI_VERSIONS[kind].versions.map(async (version) => {
+    clis.set(`${kind}@${version}`, await ensureAgentCli(kind, version))
+  })))
 }, INSTALL_TIMEOUT_MS)
 
 afterAll(async () => {
@@ -47,18 +57,18 @@ afterAll(async () => {
 interface ChildRun { code: number, output: string, runDir: string }
 
 /** `vitest run --project partnet-none` with the CLI's folder first on PATH (how a user installs it) and a private HOME. */
-async function runBenchmark(cli: 'claude' | 'codex', env: Record<string, string>): Promise<ChildRun> {
-  const home = join(work, `home-${cli}`)
-  const runs = join(work, `runs-${cli}`)
+async function runBenchmark(kind: CliAgentKind, cli: InstalledCli, env: Record<string, string>): Promise<ChildRun> {
+  const home = join(work, `home-${kind}@${cli.version}`)
+  const runs = join(work, `runs-${kind}@${cli.version}`)
   await mkdir(home, { recursive: true })
   return new Promise((done) => {
     execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
       cwd: ROOT,
       env: {
         ...process.env,
-        PATH: `${clis[cli]!.binDir}${delimiter}${process.env.PATH ?? ''}`,
+        PATH: `${cli.binDir}${delimiter}${process.env.PATH ?? ''}`,
         HOME: home, CODEX_HOME: home, XDG_CONFIG_HOME: join(home, '.config'),
-        AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: cli, AWB_SCORING_WORKERS: '1', AWB_TIMEOUT_SECONDS: '180',
+        AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: kind, AWB_SCORING_WORKERS: '1', AWB_TIMEOUT_SECONDS: '180',
         GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1',
         ...env,
       },
@@ -92,10 +102,43 @@ function expectCompleteSample(records: Awaited<ReturnType<typeof sampleRecords>>
   expect(finalCalls).toEqual(['translate_objects', 'get_scene'])
 }
 
-describe('real agent CLIs through the browser', () => {
-  it('Claude Code 2.1.197: connects the MCP server before its first request, calls the tools, is scored', async () => {
+/** `awb doctor`'s row for the CLI with only this version on PATH: named, tested, and its model offered the four tools. */
+async function expectDoctorTested(kind: CliAgentKind, cli: InstalledCli, tools: string[]): Promise<void> {
+  const home = join(work, `home-doctor-${kind}@${cli.version}`)
+  await mkdir(home, { recursive: true })
+  const check = await checkAgentCli(kind, { ...process.env, HOME: home, CODEX_HOME: home, PATH: [cli.binDir, process.env.PATH ?? ''].join(delimiter) })
+  expect(check).toMatchObject({ status: 'ok', data: { version: expect.stringContaining(cli.version) as unknown, semver: cli.version, tested: true, tools } })
+  expect(check.detail).toMatch(/, tested; its model is offered the 4 benchmark tools/)
+}
+
+/** An MCP server that cannot connect is never a pass: an infrastructure failure with the reason. */
+async function expectUnreachableServerFails(kind: CliAgentKind, cli: InstalledCli): Promise<void> {
+  const home = join(work, `home-unreachable-${kind}@${cli.version}`)
+  await mkdir(home, { recursive: true })
+  const run = await runCliAgent({
+    kind,
+    model: kind === 'claude' ? 'claude-fake' : 'gpt-fake',
+    prompt: composePrompt('Assemble the supplied parts.\n'),
+    pages: [],
+    // Nothing listens on port 9 of the loopback: the stdio bridge starts, its endpoint never answers.
+    mcp: { url: 'http://127.0.0.1:9/unreachable/mcp' },
+    workspace: await mkdtemp(join(work, 'ws-')),
+    env: { ...process.env, HOME: home, CODEX_HOME: home, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', CODEX_API_KEY: '' },
+    executable: { command: cli.bin },
+    timeoutMs: 120_000,
+    mcpActivity: () => ({ listings: 0, calls: 0 }),
+    onRecord: () => undefined,
+  })
+  expect(run.execution.status).toBe('failed')
+  // Claude reports the server `failed` in its init event; Codex (server `required`) never lists any tool.
+  expect(run.execution.infrastructure_error).toMatch(kind === 'claude' ? /the assembly MCP server was "failed"/ : /never reached the assembly MCP server/)
+  expect(run.execution.error).toMatch(/^InfrastructureError: /)
+}
+
+describe.each(TESTED_CLI_VERSIONS.claude.versions)('Claude Code %s through the browser', (version) => {
+  it('connects the MCP server before its first request, calls the tools, is scored', async () => {
     server.requests.length = 0
-    const run = await runBenchmark('claude', { AWB_MODEL: 'claude-fake', ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake' })
+    const run = await runBenchmark('claude', installed('claude', version), { AWB_MODEL: 'claude-fake', ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake' })
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
     const records = await sampleRecords(run.runDir)
     expectCompleteSample(records)
@@ -109,9 +152,19 @@ describe('real agent CLIs through the browser', () => {
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('## Pages\\n1: ')
   }, RUN_TIMEOUT_MS)
 
-  it('Codex CLI 0.171.0: OPENAI_BASE_URL honoured, reconnect notices are warnings, tools called, scored', async () => {
+  it('awb doctor names the version as tested, and the real MCP handshake offers its model the four tools', async () => {
+    await expectDoctorTested('claude', installed('claude', version), ['mcp__assembly__execute_webmcp_tool', 'mcp__assembly__list_pages', 'mcp__assembly__list_webmcp_tools', 'mcp__assembly__read_manual_page'])
+  }, RUN_TIMEOUT_MS)
+
+  it('with an MCP server that cannot connect: never a pass, an infrastructure failure with the reason', async () => {
+    await expectUnreachableServerFails('claude', installed('claude', version))
+  }, RUN_TIMEOUT_MS)
+})
+
+describe.each(TESTED_CLI_VERSIONS.codex.versions)('Codex CLI %s through the browser', (version) => {
+  it('OPENAI_BASE_URL honoured, reconnect notices are warnings, tools called, scored', async () => {
     server.requests.length = 0
-    const run = await runBenchmark('codex', { AWB_MODEL: 'gpt-fake', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', CODEX_API_KEY: '' })
+    const run = await runBenchmark('codex', installed('codex', version), { AWB_MODEL: 'gpt-fake', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', CODEX_API_KEY: '' })
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
     const records = await sampleRecords(run.runDir)
     expectCompleteSample(records)
@@ -123,34 +176,11 @@ describe('real agent CLIs through the browser', () => {
     expect(offered).toEqual(['list_mcp_resource_templates', 'list_mcp_resources', 'mcp__assembly', 'read_mcp_resource', 'request_user_input'])
   }, RUN_TIMEOUT_MS)
 
-  it('awb doctor: each CLI found does a real MCP handshake and its model is offered the four tools', async () => {
-    const home = join(work, 'home-doctor')
-    await mkdir(home, { recursive: true })
-    const report = await runDoctor({ ...process.env, HOME: home, CODEX_HOME: home, PATH: [clis.claude!.binDir, clis.codex!.binDir, process.env.PATH ?? ''].join(delimiter) }, { cwd: home })
-    expect(report.checks['agent claude']).toMatchObject({ status: 'ok', data: { version: '2.1.197 (Claude Code)', tools: ['mcp__assembly__execute_webmcp_tool', 'mcp__assembly__list_pages', 'mcp__assembly__list_webmcp_tools', 'mcp__assembly__read_manual_page'] } })
-    expect(report.checks['agent codex']).toMatchObject({ status: 'ok', data: { version: 'codex-cli 0.171.0', tools: ['mcp__assembly.execute_webmcp_tool', 'mcp__assembly.list_pages', 'mcp__assembly.list_webmcp_tools', 'mcp__assembly.read_manual_page'] } })
+  it('awb doctor names the version as tested, and the real MCP handshake offers its model the four tools', async () => {
+    await expectDoctorTested('codex', installed('codex', version), ['mcp__assembly.execute_webmcp_tool', 'mcp__assembly.list_pages', 'mcp__assembly.list_webmcp_tools', 'mcp__assembly.read_manual_page'])
   }, RUN_TIMEOUT_MS)
 
-  it.each(['claude', 'codex'] as const)('%s with an MCP server that cannot connect: never a pass, an infrastructure failure with the reason', async (kind) => {
-    const home = join(work, `home-unreachable-${kind}`)
-    await mkdir(home, { recursive: true })
-    const run = await runCliAgent({
-      kind,
-      model: kind === 'claude' ? 'claude-fake' : 'gpt-fake',
-      prompt: composePrompt('Assemble the supplied parts.\n'),
-      pages: [],
-      // Nothing listens on port 9 of the loopback: the stdio bridge starts, its endpoint never answers.
-      mcp: { url: 'http://127.0.0.1:9/unreachable/mcp' },
-      workspace: await mkdtemp(join(work, 'ws-')),
-      env: { ...process.env, HOME: home, CODEX_HOME: home, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', CODEX_API_KEY: '' },
-      executable: { command: clis[kind]!.bin },
-      timeoutMs: 120_000,
-      mcpActivity: () => ({ listings: 0, calls: 0 }),
-      onRecord: () => undefined,
-    })
-    expect(run.execution.status).toBe('failed')
-    // Claude reports the server `failed` in its init event; Codex (server `required`) never lists any tool.
-    expect(run.execution.infrastructure_error).toMatch(kind === 'claude' ? /the assembly MCP server was "failed"/ : /never reached the assembly MCP server/)
-    expect(run.execution.error).toMatch(/^InfrastructureError: /)
+  it('with an MCP server that cannot connect: never a pass, an infrastructure failure with the reason', async () => {
+    await expectUnreachableServerFails('codex', installed('codex', version))
   }, RUN_TIMEOUT_MS)
 })

@@ -1,9 +1,12 @@
-// The package as a user gets it: `npm pack` (which builds dist/), a fresh project in a temporary folder that installs
-// the tarball and its peers, a three-line vitest.config.ts, then README's commands run there with the compiled code.
-import { execFile, spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+// The package as a user gets it: `npm pack` (which builds dist/), a fresh project in a temporary folder, README's own
+// install line and three-line vitest.config.ts (read from README.md, not copied here), then README's commands run there
+// with the compiled code. On Vitest 5 (the default test leg) it runs on this Node (24) and on Node 22.12, Vitest 5's
+// oldest; in the Vitest 4.1 leg on this Node (20), where the same install line resolves Vitest 4.1.
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -19,18 +22,28 @@ interface Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>
 }
 
-let workDir: string
-let project: string
-let manifest: Manifest
+const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest
+const RUNNING_VITEST = (JSON.parse(await readFile(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version
 
-/** Runs a command in the user project and returns its exit code and merged output. */
-async function inProject(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null, output: string }> {
-  let output = ''
-  const child = spawn(command, args, { cwd: project, env: { ...userEnvironment(), NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
-  const code = await new Promise<number | null>(resolvePromise => child.on('close', resolvePromise))
-  return { code, output }
+/** README's lines a user types: the install line (its tarball path as README gives it) and the config file's body. */
+async function readmeLines(): Promise<{ install: string[]; tarball: string; config: string }> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+  const install = readme.split('\n').find(line => /^npm i -D \S+\.tgz /.test(line))
+  if (install === undefined) throw new Error('README.md has no `npm i -D <tarball> …` line')
+  const config = /```ts\n(import \{ defineConfig \} from 'vitest\/config'\nimport \{ assemblyWorld \} from 'assembly-world-bench'\n[^`]*?)```/.exec(readme)?.[1]
+  if (config === undefined) throw new Error('README.md has no three-line vitest.config.ts importing assemblyWorld from the package')
+  const words = install.split(/\s+/)
+  return { install: words, tarball: words.find(word => word.endsWith('.tgz'))!, config }
+}
+
+/** The Node versions a user project is tried on here: this process's, plus Node 22.12 where Vitest 5 runs. */
+function userNodes(): { label: string; bin: string; vitestMajor: string }[] {
+  const own = { label: `Node ${process.versions.node}`, bin: dirname(process.execPath), vitestMajor: RUNNING_VITEST.split('.')[0]! }
+  if (!RUNNING_VITEST.startsWith('5.')) return [own]
+  const legs = JSON.parse(readFileSync(join(ROOT, 'test', 'legs', 'legs.json'), 'utf8')) as { nodes: Record<string, { version: string }> }
+  const version = legs.nodes['user-project-node-22']!.version
+  const bin = execFileSync('bash', [join(ROOT, 'scripts', 'provide-node.sh'), version], { encoding: 'utf8' }).trim()
+  return [own, { label: `Node ${version}`, bin, vitestMajor: '5' }]
 }
 
 /**
@@ -41,34 +54,59 @@ function userEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
 }
 
+// The packed tarball is shared by every Node tried.
+let workDir: string
+let packedTarball: string
 beforeAll(async () => {
-  manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest
   workDir = await mkdtemp(join(tmpdir(), 'awb-user-project-'))
-  project = join(workDir, 'my-agent')
   // `npm pack` runs prepack (the build) like a publish would.
   const { stdout } = await run(NPM, ['pack', '--json', '--pack-destination', workDir], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
   const [packed] = JSON.parse(stdout) as { filename: string }[]
-  await run('mkdir', ['-p', project])
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'my-agent', private: true, type: 'module' }, null, 2)}\n`)
-  await writeFile(join(project, 'vitest.config.ts'), [
-    "import { defineConfig } from 'vitest/config'",
-    `import { assemblyWorld } from '${manifest.name}'`,
-    'export default defineConfig({ plugins: [assemblyWorld()] })',
-    '',
-  ].join('\n'))
-  // The required peers at the versions this checkout tests with, from npm's cache when it has them (it does after
-  // `npm ci`); optional ones (gpu.js) are left out, as README's install line leaves them out.
-  const peers = Object.keys(manifest.peerDependencies)
-    .filter(name => manifest.peerDependenciesMeta?.[name]?.optional !== true)
-    .map(name => `${name}@${manifest.devDependencies[name]}`)
-  await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(workDir, packed!.filename), ...peers, `typescript@${manifest.devDependencies.typescript}`], { cwd: project, maxBuffer: 64 * 1024 * 1024 })
+  packedTarball = join(workDir, packed!.filename)
 }, 300_000)
 
 afterAll(async () => {
   if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
 })
 
-describe('a user project with the installed package', () => {
+describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajor }) => {
+  let project: string
+
+  /** Runs a command in the user project, on this describe's Node, and returns its exit code and merged output. */
+  async function inProject(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null, output: string }> {
+    let output = ''
+    const child = spawn(command === 'node' ? join(bin, 'node') : command, args, { cwd: project, env: { ...userEnvironment(), PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    const code = await new Promise<number | null>(resolvePromise => child.on('close', resolvePromise))
+    return { code, output }
+  }
+
+  let installOutput = ''
+  beforeAll(async () => {
+    const lines = await readmeLines()
+    // README names the tarball `npm pack` makes: a version bump must update README.
+    expect(lines.tarball.split('/').pop()).toBe(packedTarball.split('/').pop())
+    project = join(workDir, `my-agent-${label.replace(/\W+/g, '-')}`)
+    await mkdir(join(project, dirname(lines.tarball)), { recursive: true })
+    await run('cp', [packedTarball, join(project, lines.tarball)])
+    await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'my-agent', private: true, type: 'module' }, null, 2)}\n`)
+    await writeFile(join(project, 'vitest.config.ts'), lines.config)
+    // README's install line as written (npm, then its arguments), from npm's cache when it has the packages.
+    const install = await inProject(NPM, lines.install.slice(1), { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' })
+    installOutput = install.output
+    expect(install.code, install.output).toBe(0)
+    const typescript = await inProject(NPM, ['i', '-D', '--prefer-offline', '--no-audit', '--no-fund', `typescript@${manifest.devDependencies.typescript}`])
+    expect(typescript.code, typescript.output).toBe(0)
+  }, 300_000)
+
+  it(`README's install line resolves Vitest ${vitestMajor} and its Playwright provider on ${label}, with no peer-dependency complaint`, async () => {
+    const installed = (name: string) => readFile(join(project, 'node_modules', name, 'package.json'), 'utf8').then(text => (JSON.parse(text) as { version: string }).version)
+    expect(await installed('vitest')).toMatch(new RegExp(`^${vitestMajor}\\.`))
+    expect(await installed('@vitest/browser-playwright')).toBe(await installed('vitest'))
+    expect(installOutput).not.toMatch(/ERESOLVE|peer dep|EBADENGINE/i)
+  })
+
   it('installs compiled JavaScript only: no TypeScript sources, tests or benches, and no tsx', async () => {
     const installed = join(project, 'node_modules', manifest.name)
     const files = await readdir(installed, { recursive: true })
@@ -86,13 +124,15 @@ describe('a user project with the installed package', () => {
       compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] },
       include: ['vitest.config.ts', 'agent.ts'],
     }))
-    const { code, output } = await inProject(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
+    const { code, output } = await inProject('node', [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
     expect(code, output).toBe(0)
   })
 
   it('`npx vitest run --project ikea-manualbook` runs the block with the bundled benchmark and records the run', async () => {
     const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'ikea-manualbook'])
     expect(code, output).toBe(0)
+    expect(output).not.toMatch(/deprecat/i)
+    expect(output).toMatch(new RegExp(`awb: Vitest ${vitestMajor}\\.\\d+\\.\\d+ \\(vitest-${vitestMajor === '4' ? '4.1' : '5'} adapter\\)`))
     expect(output).toMatch(/Tests\s+4 passed \(4\)/)
     expect(output).toMatch(/ikea-manualbook\s+4\/4/)
     const [runId] = await readdir(join(project, 'runs'))

@@ -50,8 +50,12 @@ export function buildClaudeInvocation(input: InvocationInput): CliInvocation {
   const config = { mcpServers: { [MCP_SERVER_NAME]: { type: 'stdio', command: input.mcp.command, args: [...input.mcp.args] } } }
   // In -p mode Claude Code connects MCP servers in the background unless told not to: the first model request
   // then offers no tools at all (`tools: []`) and the server shows `pending` in the init event (runner.md §4.5).
+  // Tool search off: with it on, Claude Code may hold MCP tools back until the model searches for them, and from
+  // 2.1.332 (even against a custom ANTHROPIC_BASE_URL) every request also offers a `DeferredToolPlaceholder` tool;
+  // off, every request offers exactly the benchmark tools, in every version.
   const env = {
     MCP_CONNECTION_NONBLOCKING: 'false',
+    ENABLE_TOOL_SEARCH: 'false',
     MCP_CONNECT_TIMEOUT_MS: String(CLAUDE_MCP_CONNECT_TIMEOUT_MS),
     MCP_TIMEOUT: String(CLAUDE_MCP_CONNECT_TIMEOUT_MS),
     MCP_TOOL_TIMEOUT: String(CLAUDE_MCP_TOOL_TIMEOUT_MS),

@@ -20,3 +20,4 @@ export {
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
 export { checkCliMcpHandshake, HANDSHAKE_TIMEOUT_MS, type HandshakeOptions, type HandshakeResult } from './mcp-handshake.ts'
 export { copyPages } from './workspace-pages.ts'
+export { cliVersionCoverage, parseCliVersion, TESTED_CLI_VERSIONS, type CliVersionCoverage, type TestedCli } from './tested-versions.ts'

@@ -1,6 +1,7 @@
 // `awb doctor [--json]`: checks the toolchain (Node, Chromium, MuJoCo, a WebMCP round trip in headless Chromium),
-// agent CLIs (for each one found, a real MCP handshake: its model must be offered our tools), API key presence and
-// the scoring backend; prints a report. Calls no model (a local stub answers the CLIs) and never prints a key.
+// agent CLIs (for each one found, its version, whether the tests cover it, and a real MCP handshake: its model must
+// be offered our tools), API key presence and the scoring backend; prints a report. Calls no model (a local stub
+// answers the CLIs) and never prints a key.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -167,18 +168,26 @@ function boxMesh(x: number): { vertices: Float64Array; faces: Uint32Array } {
   return { vertices: Float64Array.from(vertices), faces: Uint32Array.from(faces) }
 }
 
-async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+/**
+ * One agent CLI: missing (not an error: only the runs that use it need it), or its version, whether the tests cover
+ * that version, and a real MCP handshake. An untested version keeps the handshake's status: it may well work, the
+ * verdict only says nobody checked it here.
+ */
+export async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   const version = await probeVersion(cli, env)
   switch (version.kind) {
     case 'ok': {
+      const { cliVersionCoverage } = await import('../../agents/cli/index.ts')
+      const coverage = cliVersionCoverage(cli, version.text)
+      const head = `${version.text}, ${coverage.verdict}`
+      const data = { version: version.text, semver: coverage.version, tested: coverage.isTested }
       // The binary existing proves little: the handshake shows whether its model would see the benchmark tools.
       try {
         const { checkCliMcpHandshake } = await import('../../agents/cli/index.ts')
         const handshake = await checkCliMcpHandshake({ kind: cli, env, relay: handshakeRelay() })
-        const data = { version: version.text, tools: handshake.tools }
-        return { status: handshake.isOk ? 'ok' : 'failed', essential: false, detail: `${version.text}: ${handshake.detail}`, data }
+        return { status: handshake.isOk ? 'ok' : 'failed', essential: false, detail: `${head}; ${handshake.detail}`, data: { ...data, tools: handshake.tools } }
       } catch (error) {
-        return { status: 'failed', essential: false, detail: `${version.text}: the MCP handshake could not run: ${describe(error)}`, data: { version: version.text } }
+        return { status: 'failed', essential: false, detail: `${head}; the MCP handshake could not run: ${describe(error)}`, data }
       }
     }
     case 'missing':

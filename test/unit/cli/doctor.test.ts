@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MUJOCO_ENGINE_BUILD, runDoctor } from '../../../src/cli/commands/doctor.ts'
+import { checkAgentCli, MUJOCO_ENGINE_BUILD, runDoctor } from '../../../src/cli/commands/doctor.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 
 const SENTINEL_KEY = 'sk-doctor-sentinel-should-never-print'
@@ -28,8 +28,13 @@ describe('awb doctor', () => {
     expect(report.checks.chromium).toMatchObject({ status: 'ok', essential: true, data: { path: expect.any(String), version: expect.stringMatching(/Chrom/) } })
     expect(report.checks.mujoco).toMatchObject({ status: 'ok', data: { version: '3.12.0', engineBuild: MUJOCO_ENGINE_BUILD } })
     expect(report.checks.webmcp).toMatchObject({ status: 'ok', essential: true, data: { via: ['webmcp', 'webmcp'] } })
-    // A binary that only prints a version fails the real MCP handshake: finding it is not enough.
-    expect(report.checks['agent codex']).toMatchObject({ status: 'failed', essential: false, detail: expect.stringMatching(/^codex-cli 9\.9\.9: the MCP handshake failed: it made no model request/) })
+    // A binary that only prints a version fails the real MCP handshake: finding it is not enough. Its version is
+    // named, and it is not one the tests cover.
+    expect(report.checks['agent codex']).toMatchObject({
+      status: 'failed', essential: false,
+      detail: expect.stringMatching(/^codex-cli 9\.9\.9, untested: the tests cover 0\.171\.0; the MCP handshake failed: it made no model request/) as unknown,
+      data: { version: 'codex-cli 9.9.9', semver: '9.9.9', tested: false },
+    })
     expect(report.checks['agent claude']).toMatchObject({ status: 'missing', essential: false })
     expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (exported; value not shown)' })
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
@@ -61,6 +66,42 @@ describe('awb doctor', () => {
         if (value === undefined) delete process.env[key]
         else process.env[key] = value
       }
+    }
+  })
+})
+
+describe('awb doctor: agent CLI versions', () => {
+  /** A PATH holding only fake CLIs that print `versions[cli]`: nothing installed on this machine is found. */
+  async function fakeClis(versions: Partial<Record<'claude' | 'codex', string>>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'awb-doctor-versions-'))
+    for (const [cli, text] of Object.entries(versions)) {
+      await writeFile(join(dir, cli), `#!/bin/sh\necho '${text}'\n`)
+      await chmod(join(dir, cli), 0o755)
+    }
+    return dir
+  }
+
+  it('names a tested version as tested, whatever the handshake says', async () => {
+    const dir = await fakeClis({ claude: '2.1.332 (Claude Code)' })
+    try {
+      const check = await checkAgentCli('claude', { PATH: dir, HOME: dir })
+      expect(check).toMatchObject({ status: 'failed', essential: false, data: { version: '2.1.332 (Claude Code)', semver: '2.1.332', tested: true } })
+      expect(check.detail).toMatch(/^2\.1\.332 \(Claude Code\), tested; the MCP handshake failed/)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('an answer without a version is untested and says so; a CLI not on PATH is missing, not failed', async () => {
+    const dir = await fakeClis({ codex: 'codex-cli dev-build' })
+    try {
+      const codex = await checkAgentCli('codex', { PATH: dir, HOME: dir })
+      expect(codex).toMatchObject({ data: { version: 'codex-cli dev-build', semver: null, tested: false } })
+      expect(codex.detail).toMatch(/^codex-cli dev-build, untested: no version in `codex --version`; the tests cover 0\.171\.0; /)
+      const claude = await checkAgentCli('claude', { PATH: dir, HOME: dir })
+      expect(claude).toEqual({ status: 'missing', essential: false, detail: '`claude` is not on PATH (needed only for AWB_AGENT=claude)' })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })

@@ -73,6 +73,9 @@ describe('Claude Code invocation', () => {
       '--effort', 'max',
       '--input-format', 'stream-json',
     ])
+    // Blocking MCP start-up with generous limits, and tool search off (else Claude Code 2.1.332 offers a
+    // DeferredToolPlaceholder tool beside ours): the model is offered exactly the benchmark tools from its first turn.
+    expect(invocation.env).toEqual({ MCP_CONNECTION_NONBLOCKING: 'false', ENABLE_TOOL_SEARCH: 'false', MCP_CONNECT_TIMEOUT_MS: '60000', MCP_TIMEOUT: '60000', MCP_TOOL_TIMEOUT: '300000' })
     expect(invocation.files).toEqual([{ path: '/ws/mcp.json', content: `${JSON.stringify({ mcpServers: { assembly: { type: 'stdio', ...mcp } } }, null, 2)}\n` }])
     expect(invocation.stdin.endsWith('\n')).toBe(true)
     const message = JSON.parse(invocation.stdin) as { type: string, parent_tool_use_id: null, message: { role: string, content: { type: string, source?: { media_type: string } }[] } }

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// README's test command (`npm test`, after scripts/setup.sh): every leg of test/legs/legs.json in turn, each on its own
+// Node and its own Vitest, then one line per leg. The default leg type-checks and runs the whole suite on the root
+// lockfile (Vitest 5) with the Node in .node-version; every other leg runs its `tests` in a copy of the checkout
+// (.legs/<name>/) installed with `npm ci` from the leg's committed lockfile. Exits non-zero when any leg fails.
+//
+//   node scripts/test-legs.mjs                      all legs
+//   node scripts/test-legs.mjs --leg vitest-4.1     one leg (`default` for the root one)
+//   node scripts/test-legs.mjs --prepare            provide every Node and install every leg, run nothing (set-up)
+//   node scripts/test-legs.mjs --lock vitest-4.1    rewrite that leg's package.json and package-lock.json
+//   node scripts/test-legs.mjs --leg default -- test/unit/scoring    extra arguments go to `vitest run`
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { legManifest } from './leg-manifest.mjs'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const CONFIG = JSON.parse(readFileSync(join(ROOT, 'test', 'legs', 'legs.json'), 'utf8'))
+const DEFAULT_NODE = readFileSync(join(ROOT, '.node-version'), 'utf8').trim()
+
+const argv = process.argv.slice(2)
+const separator = argv.indexOf('--')
+const flags = separator === -1 ? argv : argv.slice(0, separator)
+const vitestArgs = separator === -1 ? [] : argv.slice(separator + 1)
+const flag = name => {
+  const at = flags.indexOf(name)
+  return at === -1 ? undefined : flags[at + 1]
+}
+
+/** The bin folder of Node `version` (scripts/provide-node.sh installs it from the npm registry when needed). */
+function nodeBin(version) {
+  return execFileSync('bash', [join(ROOT, 'scripts', 'provide-node.sh'), version], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+}
+
+function withNode(bin, extra = {}) {
+  return { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...extra }
+}
+
+/** Runs `command` and returns whether it exited 0 (its output goes straight to ours). */
+function step(command, args, options) {
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options })
+  if (result.error !== undefined) throw result.error
+  return result.status === 0
+}
+
+
+/** Files of the checkout as git sees them (tracked, plus untracked ones it does not ignore), relative to ROOT. */
+function checkoutFiles() {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  return listed.split('\0').filter(path => path !== '' && existsSync(join(ROOT, path)))
+}
+
+/**
+ * Lays the checkout into .legs/<name>/ (keeping its node_modules), with the leg's package.json and lockfile in place
+ * of the root ones, and installs them with `npm ci` when they changed. Returns the folder.
+ */
+function prepareLeg(name, bin) {
+  const leg = CONFIG.legs[name]
+  const dir = join(ROOT, '.legs', name)
+  mkdirSync(dir, { recursive: true })
+  for (const entry of readdirSync(dir)) if (entry !== 'node_modules') rmSync(join(dir, entry), { recursive: true, force: true })
+  for (const path of checkoutFiles()) {
+    if (path.startsWith('test/legs/') && path !== 'test/legs/legs.json') continue
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    cpSync(join(ROOT, path), join(dir, path))
+  }
+  const own = join(ROOT, 'test', 'legs', name)
+  cpSync(join(own, 'package.json'), join(dir, 'package.json'))
+  cpSync(join(own, 'package-lock.json'), join(dir, 'package-lock.json'))
+  const expected = `${JSON.stringify(legManifest(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), leg.devDependencies), null, 2)}\n`
+  if (readFileSync(join(own, 'package.json'), 'utf8') !== expected) {
+    throw new Error(`test/legs/${name}/package.json no longer matches the root package.json with the leg's devDependencies: run \`node scripts/test-legs.mjs --lock ${name}\` and commit both files`)
+  }
+  // The lockfile the leg's node_modules was installed from, kept beside it: `npm ci` again only when it changed.
+  const installedFrom = join(dir, 'node_modules', '.awb-installed-lock.json')
+  if (!existsSync(installedFrom) || readFileSync(installedFrom, 'utf8') !== readFileSync(join(dir, 'package-lock.json'), 'utf8')) {
+    console.log(`test-legs: installing leg ${name} (npm ci, Node ${leg.node})`)
+    if (!step('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, env: withNode(bin) })) throw new Error(`npm ci failed in .legs/${name}`)
+    cpSync(join(dir, 'package-lock.json'), installedFrom)
+  }
+  return dir
+}
+
+/** Rewrites test/legs/<name>/package.json from the root one and resolves its lockfile afresh on the leg's Node. */
+function lockLeg(name) {
+  const leg = CONFIG.legs[name]
+  const bin = nodeBin(leg.node)
+  const own = join(ROOT, 'test', 'legs', name)
+  const scratch = join(ROOT, '.legs', `${name}.lock`)
+  rmSync(scratch, { recursive: true, force: true })
+  mkdirSync(scratch, { recursive: true })
+  const manifest = `${JSON.stringify(legManifest(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), leg.devDependencies), null, 2)}\n`
+  writeFileSync(join(scratch, 'package.json'), manifest)
+  if (!step('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: scratch, env: withNode(bin) })) throw new Error('npm install --package-lock-only failed')
+  mkdirSync(own, { recursive: true })
+  writeFileSync(join(own, 'package.json'), manifest)
+  renameSync(join(scratch, 'package-lock.json'), join(own, 'package-lock.json'))
+  rmSync(scratch, { recursive: true, force: true })
+  console.log(`test-legs: wrote test/legs/${name}/package.json and package-lock.json`)
+}
+
+function runDefaultLeg(bin, env) {
+  const node = join(bin, 'node')
+  return step(node, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, env })
+    && step(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...vitestArgs], { cwd: ROOT, env })
+}
+
+function runLeg(name, bin, env) {
+  const dir = prepareLeg(name, bin)
+  const tests = vitestArgs.length > 0 ? vitestArgs : CONFIG.legs[name].tests
+  return step(join(bin, 'node'), [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...tests], { cwd: dir, env })
+}
+
+function main() {
+  const lock = flag('--lock')
+  if (lock !== undefined) {
+    if (CONFIG.legs[lock] === undefined) throw new Error(`no leg ${lock} in test/legs/legs.json`)
+    lockLeg(lock)
+    return 0
+  }
+  const only = flag('--leg')
+  const names = only === undefined ? ['default', ...Object.keys(CONFIG.legs)] : [only]
+  for (const name of names) if (name !== 'default' && CONFIG.legs[name] === undefined) throw new Error(`no leg ${name} in test/legs/legs.json (legs: default, ${Object.keys(CONFIG.legs).join(', ')})`)
+  if (flags.includes('--prepare')) {
+    nodeBin(DEFAULT_NODE)
+    for (const { version } of Object.values(CONFIG.nodes)) nodeBin(version)
+    for (const name of Object.keys(CONFIG.legs)) prepareLeg(name, nodeBin(CONFIG.legs[name].node))
+    return 0
+  }
+  const outcomes = []
+  for (const name of names) {
+    const version = name === 'default' ? DEFAULT_NODE : CONFIG.legs[name].node
+    const bin = nodeBin(version)
+    const vitest = name === 'default' ? JSON.parse(readFileSync(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')).version : CONFIG.legs[name].devDependencies.vitest
+    console.log(`\n== test leg ${name}: Vitest ${vitest} on Node ${version} ==\n`)
+    const started = Date.now()
+    const passed = name === 'default' ? runDefaultLeg(bin, withNode(bin)) : runLeg(name, bin, withNode(bin))
+    outcomes.push({ name, vitest, version, passed, seconds: Math.round((Date.now() - started) / 1000) })
+  }
+  console.log('\ntest legs:')
+  for (const one of outcomes) console.log(`  ${one.passed ? 'passed' : 'FAILED'}  ${one.name} (Vitest ${one.vitest}, Node ${one.version}) in ${one.seconds} s`)
+  return outcomes.every(one => one.passed) ? 0 : 1
+}
+
+process.exitCode = main()

@@ -1,0 +1,88 @@
+// The compatibility layer against the real Vitest this checkout runs (README's test command runs this file on each
+// supported major, one leg each): the startup report names the installed version and turns every capability on, and a
+// block project that lacks an integrity defence stops the run before its first sample, naming the defence.
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+const INSTALLED = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version
+const ADAPTER = INSTALLED.startsWith('4.') ? 'vitest-4.1' : 'vitest-5'
+const SCRATCH = join(ROOT, '.awb-compat', randomUUID().slice(0, 8))
+
+afterAll(async () => {
+  await rm(SCRATCH, { recursive: true, force: true })
+})
+
+interface ChildRun { code: number | null; output: string; runs: string }
+
+/** `vitest <args>` in the checkout with `config` (a config module's body, written beside the others) and a fresh runs folder. */
+async function vitest(args: string[], config?: string): Promise<ChildRun> {
+  const runs = join(SCRATCH, `runs-${randomUUID().slice(0, 8)}`)
+  await mkdir(runs, { recursive: true })
+  const configArgs: string[] = []
+  if (config !== undefined) {
+    const file = join(SCRATCH, `${randomUUID().slice(0, 8)}.config.ts`)
+    await writeFile(file, config)
+    configArgs.push('--config', file)
+  }
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
+  const child = spawn(process.execPath, [VITEST, ...args, ...configArgs], { cwd: ROOT, env: { ...env, AWB_RUNS: runs, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  const code = await new Promise<number | null>(done => child.on('close', done))
+  return { code, output, runs }
+}
+
+/** A config with assemblyWorld() and, after it, a plugin that changes every block project's `test` config. */
+function configUndoing(testFields: string): string {
+  return [
+    "import { defineConfig } from 'vitest/config'",
+    `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,
+    'export default defineConfig({',
+    `  root: ${JSON.stringify(ROOT)},`,
+    '  plugins: [assemblyWorld(), {',
+    "    name: 'undo-a-defence',",
+    '    config(config: { test?: { name?: string } }) {',
+    `      return config.test?.name === undefined ? {} : { test: ${testFields} }`,
+    '    },',
+    '  }],',
+    '})',
+    '',
+  ].join('\n')
+}
+
+describe(`the compatibility layer on the installed Vitest (${INSTALLED})`, () => {
+  it('names the running Vitest and its adapter, turns every capability on, and prints no deprecation', async () => {
+    // `vitest list` resolves every project (and so runs the startup check) without starting a browser.
+    const run = await vitest(['list', '--project', 'ikea-manualbook'])
+    expect(run.code, run.output).toBe(0)
+    const report = run.output.split('\n').find(line => line.startsWith('awb: Vitest'))
+    expect(report, run.output).toBe(`awb: Vitest ${INSTALLED} (${ADAPTER} adapter): browser API lock-down [${ADAPTER === 'vitest-5' ? 'test.api' : 'test.browser.api'}] on, host-file commands refused [${ADAPTER === 'vitest-5' ? 7 : 6}] on, browser recovery on, hung-page watch on, Ctrl-C drain on, JUnit suites named by block [${ADAPTER === 'vitest-5' ? 'suiteNameTemplate' : 'writeElement'}] on`)
+    expect(run.output).not.toMatch(/deprecat/i)
+  }, 120_000)
+
+  it('stops before the first sample when a plugin re-enables the browser API\'s writes, naming the defence', async () => {
+    const run = await vitest(['run', '--project', 'ikea-manualbook'], configUndoing('{ api: { allowWrite: true }, browser: { api: { allowWrite: true } } }'))
+    expect(run.code, run.output).not.toBe(0)
+    expect(run.output).toContain('the integrity defence "browser API lock-down')
+    expect(run.output).toContain('allowWrite on')
+    expect(run.output).toContain('The run stops before its first sample.')
+    expect(run.output).not.toContain('Chair/logrelm')
+    // Nothing ran: no run folder was even created.
+    expect(existsSync(run.runs) ? await readdir(run.runs) : []).toEqual([])
+  }, 120_000)
+
+  it('stops before the first sample when a plugin replaces a refused host-file command, naming the defence', async () => {
+    const run = await vitest(['run', '--project', 'ikea-manualbook'], configUndoing('{ browser: { commands: { readFile: () => \'planted\' } } }'))
+    expect(run.code, run.output).not.toBe(0)
+    expect(run.output).toContain('the integrity defence "host-file commands refused')
+    expect(run.output).toContain('do not refuse readFile')
+    expect(existsSync(run.runs) ? await readdir(run.runs) : []).toEqual([])
+  }, 120_000)
+})
