@@ -11,7 +11,7 @@ import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { PACKAGE_ROOT, packageModule } from '../src/shared/package-root.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
-import { blockOfProject, createBrowserCommands } from './browser-commands.ts'
+import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, BUNDLED_GENERATOR, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
@@ -19,7 +19,7 @@ import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
-import { drainOnInterrupt, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
+import { blockOfConfiguredProject, drainOnInterrupt, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
@@ -151,7 +151,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     },
     configureVitest({ vitest, project }) {
       // Before the first sample: a block project without every integrity defence stops the run, naming the defence.
-      if (blockOfProject(project) !== undefined) {
+      if (blockOfConfiguredProject(project) !== undefined) {
         verifyBlockProject(vitestAdapter, project)
         reportCapabilitiesOnce(vitestAdapter, project, line => console.error(line))
       }

@@ -59,4 +59,6 @@ export interface VitestAdapter {
   readonly junitSuiteNames: 'suiteNameTemplate' | 'writeElement'
   /** The internals browser recovery needs, or why they are not there. */
   recoveryInternals(project: TestProject): RecoveryInternals | string
+  /** For the startup report, from `configureVitest` on: what recovery would miss (undefined: nothing). */
+  missingRecoveryInternals(project: TestProject): string | undefined
 }

@@ -12,6 +12,16 @@ export const DEFENCES = {
   hostFileCommands: 'host-file commands refused (Vitest\'s built-in readFile/writeFile/removeFile/screenshot commands)',
 } as const
 
+/**
+ * The block a project was configured for (its `test.provide.awbBlock`), or undefined for any other project. Read
+ * from the resolved config: in `configureVitest`, Vitest 4.1's `getProvidedContext()` throws until the root project
+ * is initialised.
+ */
+export function blockOfConfiguredProject(project: TestProject): string | undefined {
+  const provide = (project.config as { provide?: { awbBlock?: { name?: unknown } } }).provide
+  return typeof provide?.awbBlock?.name === 'string' ? provide.awbBlock.name : undefined
+}
+
 /** Throws a VitestCompatError naming the first defence `project` (a block project) lacks. */
 export function verifyBlockProject(adapter: VitestAdapter, project: TestProject): void {
   const api = adapter.resolvedApi(project)
@@ -57,6 +67,5 @@ const REPORTED_SLOT = Symbol.for('assembly-world-bench.capabilities-reported')
 export function reportCapabilitiesOnce(adapter: VitestAdapter, project: TestProject, log: (line: string) => void): void {
   if (Reflect.get(globalThis, REPORTED_SLOT) === true) return
   Reflect.set(globalThis, REPORTED_SLOT, true)
-  const internals = adapter.recoveryInternals(project)
-  log(describeCapabilities({ adapter, recoveryOff: typeof internals === 'string' ? internals : undefined }))
+  log(describeCapabilities({ adapter, recoveryOff: adapter.missingRecoveryInternals(project) }))
 }

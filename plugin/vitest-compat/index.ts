@@ -4,7 +4,7 @@
 export type { ApiPermissions, RecoveryInternals, VitestAdapter } from './adapter.ts'
 export { adapterFor, runningAdapter, SUPPORTED_VITEST, VitestCompatError, type VitestCompatCode } from './select.ts'
 export { refusedVitestCommands } from './commands.ts'
-export { DEFENCES, describeCapabilities, reportCapabilitiesOnce, verifyBlockProject } from './defences.ts'
+export { blockOfConfiguredProject, DEFENCES, describeCapabilities, reportCapabilitiesOnce, verifyBlockProject } from './defences.ts'
 export { BrowserRecoveryError, describeLoss, MAX_PAGE_RECOVERIES, recoveringPlaywright, type PageLoss, type PageLossKind, type RecoveryHooks } from './browser-recovery.ts'
 export { BlockJUnitReporter, useBlockJUnit } from './junit.ts'
 export { drainOnInterrupt } from './sigint.ts'

@@ -10,13 +10,27 @@ type PageOpener = (sessionId: string, pool: unknown) => Promise<void>
  * (TestProject), `vitest.state.catchError` (StateManager) and `vitest.isCancelling`; a string says what is missing.
  */
 export function browserPoolInternals(project: TestProject): RecoveryInternals | string {
+  return reachBrowserPool(project, { beforeBrowserServer: false })
+}
+
+/**
+ * What of the internals is missing, as early as `configureVitest` (undefined: nothing). Vitest 4.1 creates a project's
+ * browser server (and with it `project.browser.state`) only after that hook, so the orchestrators are checked only
+ * where it exists; the provider's creation checks them again (browser-recovery.ts), logging what is missing.
+ */
+export function missingBrowserPoolInternals(project: TestProject): string | undefined {
+  const reached = reachBrowserPool(project, { beforeBrowserServer: project.browser === undefined })
+  return typeof reached === 'string' ? reached : undefined
+}
+
+function reachBrowserPool(project: TestProject, options: { beforeBrowserServer: boolean }): RecoveryInternals | string {
   const state: unknown = Reflect.get(project.browser ?? {}, 'state')
   const orchestrators: unknown = state !== null && typeof state === 'object' ? Reflect.get(state, 'orchestrators') : undefined
   const openBrowserPage: unknown = Reflect.get(project, '_openBrowserPage')
   const runState: unknown = Reflect.get(project.vitest, 'state')
   const catchError: unknown = runState !== null && typeof runState === 'object' ? Reflect.get(runState, 'catchError') : undefined
   const missing = [
-    orchestrators instanceof Map ? undefined : 'project.browser.state.orchestrators',
+    orchestrators instanceof Map || options.beforeBrowserServer ? undefined : 'project.browser.state.orchestrators',
     typeof openBrowserPage === 'function' ? undefined : 'project._openBrowserPage',
     typeof catchError === 'function' ? undefined : 'vitest.state.catchError',
     typeof Reflect.get(project.vitest, 'isCancelling') === 'boolean' ? undefined : 'vitest.isCancelling',

@@ -2,7 +2,7 @@
 // JUnit adapter renames a block's <testsuite> through the writer's public methods. Recovery uses the shared internals.
 import type { TestProject } from 'vitest/node'
 import type { VitestAdapter } from './adapter.ts'
-import { browserPoolInternals, permissionsOf } from './internals.ts'
+import { browserPoolInternals, missingBrowserPoolInternals, permissionsOf } from './internals.ts'
 
 export function vitest4Adapter(version: string): VitestAdapter {
   return {
@@ -16,5 +16,6 @@ export function vitest4Adapter(version: string): VitestAdapter {
     blocksTogether: () => ({}),
     junitSuiteNames: 'writeElement',
     recoveryInternals: browserPoolInternals,
+    missingRecoveryInternals: missingBrowserPoolInternals,
   }
 }

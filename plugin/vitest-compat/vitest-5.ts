@@ -4,7 +4,7 @@
 // command that records an artifact on any test by id (`__vitest_recordBrowserTrace`): page-written metadata, refused.
 import type { TestProject } from 'vitest/node'
 import type { VitestAdapter } from './adapter.ts'
-import { browserPoolInternals, permissionsOf } from './internals.ts'
+import { browserPoolInternals, missingBrowserPoolInternals, permissionsOf } from './internals.ts'
 
 export function vitest5Adapter(version: string): VitestAdapter {
   return {
@@ -17,5 +17,6 @@ export function vitest5Adapter(version: string): VitestAdapter {
     blocksTogether: blockCount => ({ maxWorkers: blockCount }),
     junitSuiteNames: 'suiteNameTemplate',
     recoveryInternals: browserPoolInternals,
+    missingRecoveryInternals: missingBrowserPoolInternals,
   }
 }
