@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { adapterFor, SUPPORTED_VITEST } from '../../../plugin/vitest-compat/index.ts'
 import { legManifest } from '../../../scripts/leg-manifest.mjs'
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..')
@@ -25,8 +26,9 @@ describe('test legs', () => {
     expect(major === 22 ? minor >= 12 : major >= 24).toBe(true)
   })
 
-  it('the peer range covers every leg\'s Vitest', () => {
-    expect(root.peerDependencies.vitest).toBe('^4.1.12 || ^5.1.0')
+  it('the peer range is the one the compatibility layer supports, and covers every leg\'s Vitest', () => {
+    expect(root.peerDependencies.vitest).toBe(SUPPORTED_VITEST)
+    for (const leg of Object.values(legs.legs)) expect(() => adapterFor(leg.devDependencies.vitest!)).not.toThrow()
     expect(root.peerDependencies['@vitest/browser-playwright']).toBe(root.peerDependencies.vitest)
   })
 
