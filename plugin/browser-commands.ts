@@ -3,6 +3,7 @@
 // there): every command is bound to the project Vitest says sent it, and the session's SampleGate checks the rest.
 import type { BrowserCommand, BrowserCommandContext } from 'vitest/node'
 import type { BenchmarkSession, CommandCaller } from '../src/harness/node/index.ts'
+import { blockOfProject } from './vitest-compat/index.ts'
 
 /**
  * The caller as the Node side knows it: the block its project was configured for (Vitest routes each command
@@ -10,12 +11,6 @@ import type { BenchmarkSession, CommandCaller } from '../src/harness/node/index.
  */
 export function callerOf(context: Pick<BrowserCommandContext, 'project'>): CommandCaller {
   return { project: blockOfProject(context.project) ?? `(project ${context.project.name} runs no benchmark block)` }
-}
-
-/** The block a block project was created for (its provided `awbBlock`), or undefined for any other project. */
-export function blockOfProject(project: Pick<BrowserCommandContext['project'], 'getProvidedContext'>): string | undefined {
-  const provided = project.getProvidedContext() as { awbBlock?: { name?: unknown } }
-  return typeof provided.awbBlock?.name === 'string' ? provided.awbBlock.name : undefined
 }
 
 /**

@@ -19,7 +19,7 @@ import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
-import { blockOfConfiguredProject, drainOnInterrupt, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
+import { blockOfConfiguredProject, drainOnInterrupt, guardFsPathForms, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
@@ -159,6 +159,10 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       installOfferedReporters(vitest)
       // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
       useBlockJUnit(vitest, vitestAdapter)
+    },
+    configResolved(config) {
+      // Every Vite server of the run judges file paths in their canonical form too (`/./`, `x/../`, symlinks).
+      if (opened !== undefined) guardFsPathForms(config)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.

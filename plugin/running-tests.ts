@@ -2,7 +2,7 @@
 // "is this the running test's sample?" when a page asks to start one.
 import type { Reporter, TestCase } from 'vitest/node'
 import { SampleAccessError } from '../src/harness/node/index.ts'
-import { blockOfProject } from './browser-commands.ts'
+import { blockOfProject } from './vitest-compat/index.ts'
 
 /**
  * How long a start waits for Vitest to report its test running. Vitest's runner throttles task updates and can hold

@@ -45,9 +45,24 @@ function step(command, args, options) {
 }
 
 
-/** Files of the checkout as git sees them (tracked, plus untracked ones it does not ignore), relative to ROOT. */
+/** What a copy without git leaves out: installs, builds, run outputs and the legs themselves. */
+const NOT_SOURCES = new Set(['.git', 'node_modules', '.legs', '.toolchain', 'dist', 'runs', 'test-results', '.vitest-reports', '.gpu-bundle', '.awb-hostile', '.awb-compat'])
+
+/**
+ * Files of the checkout as git sees them (tracked, plus untracked ones it does not ignore), relative to ROOT; in a
+ * copy without git (a downloaded archive), every file outside NOT_SOURCES.
+ */
 function checkoutFiles() {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  let listed
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return readdirSync(ROOT, { withFileTypes: true })
+      .filter(top => !NOT_SOURCES.has(top.name))
+      .flatMap(top => (top.isDirectory() ? readdirSync(join(ROOT, top.name), { recursive: true, withFileTypes: true }) : [top]))
+      .filter(entry => entry.isFile())
+      .map(entry => join(entry.parentPath, entry.name).slice(ROOT.length + 1))
+  }
   return listed.split('\0').filter(path => path !== '' && existsSync(join(ROOT, path)))
 }
 

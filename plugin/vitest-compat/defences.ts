@@ -12,16 +12,6 @@ export const DEFENCES = {
   hostFileCommands: 'host-file commands refused (Vitest\'s built-in readFile/writeFile/removeFile/screenshot commands)',
 } as const
 
-/**
- * The block a project was configured for (its `test.provide.awbBlock`), or undefined for any other project. Read
- * from the resolved config: in `configureVitest`, Vitest 4.1's `getProvidedContext()` throws until the root project
- * is initialised.
- */
-export function blockOfConfiguredProject(project: TestProject): string | undefined {
-  const provide = (project.config as { provide?: { awbBlock?: { name?: unknown } } }).provide
-  return typeof provide?.awbBlock?.name === 'string' ? provide.awbBlock.name : undefined
-}
-
 /** Throws a VitestCompatError naming the first defence `project` (a block project) lacks. */
 export function verifyBlockProject(adapter: VitestAdapter, project: TestProject): void {
   const api = adapter.resolvedApi(project)

@@ -4,6 +4,7 @@
 // subclass renames the suite element through the writer's public methods (`writeElement`, `writeTasks`).
 import { JUnitReporter, type JUnitOptions, type ResolvedConfig, type TestModule, type Vitest } from 'vitest/node'
 import type { VitestAdapter } from './adapter.ts'
+import { blockOfProject } from './projects.ts'
 
 type ReporterEntry = ResolvedConfig['reporters'][number]
 
@@ -28,15 +29,6 @@ export class BlockJUnitReporter extends JUnitReporter {
     if (this.current !== undefined) args[1] = this.current
     return super.writeTasks(...args)
   }
-}
-
-/**
- * The block a project runs (its provided `awbBlock`; the project name is `<block> (chromium)`), or undefined for any
- * other project. Known by the project, not the file path, so merged reports from other checkouts match too.
- */
-function blockOfProject(project: { getProvidedContext(): unknown } | undefined): string | undefined {
-  const provided = project?.getProvidedContext() as { awbBlock?: { name?: unknown } } | undefined
-  return typeof provided?.awbBlock?.name === 'string' ? provided.awbBlock.name : undefined
 }
 
 function isJUnitEntry(entry: ReporterEntry): entry is ['junit', Partial<JUnitOptions>] {

@@ -112,6 +112,8 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'vitest-command:screenshot', kind: 'command', name: '__vitest_screenshot', args: [attack.plantedPath, {}] },
     // Vitest's RPC, below the commands: reading is held by server.fs.deny, writing by browser.api.allowWrite.
     { id: 'vitest-rpc:readSnapshotFile', kind: 'rpc', method: 'readSnapshotFile', args: [attack.evaluationPath] },
+    // The same reader with path forms that skip normalisation: Vite's checks compare the raw string (vite-fs.ts).
+    ...rpcPathForms(attack).map(([id, path]) => ({ id: `vitest-rpc:readSnapshotFile-${id}`, kind: 'rpc' as const, method: 'readSnapshotFile', args: [path] })),
     { id: 'vitest-rpc:saveSnapshotFile', kind: 'rpc', method: 'saveSnapshotFile', args: [attack.plantedPath, 'export const planted = true\n'] },
     { id: 'vitest-rpc:removeSnapshotFile', kind: 'rpc', method: 'removeSnapshotFile', args: [attack.victimPath] },
     // Our commands: another block, another sample, this sample again, paths for names, services of other agents.
@@ -147,6 +149,23 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'awb:start-other-after-finish', kind: 'command', name: 'awbStartSample', args: [BLOCK, OTHER_SAMPLE] },
   ]
   return { before, after }
+}
+
+/** Far enough up from the project root to reach `/` whatever its depth. */
+const TO_FS_ROOT = '/..'.repeat(32)
+
+/** Paths to ground truth, the demonstrations, the host's accounts and this process's environment (API keys), unnormalised. */
+function rpcPathForms(attack: Pick<Attack, 'evaluationPath'>): [string, string][] {
+  const evaluationDir = attack.evaluationPath.slice(0, attack.evaluationPath.lastIndexOf('/'))
+  return [
+    ['dot-segment', `${evaluationDir}/./evaluation.json`],
+    ['dot-dot', `${ROOT}/suites${TO_FS_ROOT}${attack.evaluationPath}`],
+    ['double-slash', `${evaluationDir}//evaluation.json`],
+    ['demonstrations', `${ROOT}/suites/../fixtures/demonstrations/${BLOCK}/${SAMPLE.replace('/', '--')}.calls.jsonl`],
+    ['etc-passwd', `${ROOT}/suites${TO_FS_ROOT}/etc/passwd`],
+    ['proc-environ', `${ROOT}/suites${TO_FS_ROOT}/proc/self/environ`],
+    ['git-config', `${ROOT}/suites/./../.git/config`],
+  ]
 }
 
 /** A GET whose path is sent as written (fetch would normalise `..`). */
@@ -285,6 +304,10 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
 
   it('cannot read through Vitest\'s RPC (server.fs.deny), nor write or delete through it (browser.api.allowWrite)', () => {
     expect(outcome(result.before, 'vitest-rpc:readSnapshotFile').error).toMatch(/Access denied/)
+    for (const [id] of rpcPathForms(result)) {
+      const read = outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`)
+      expect(read.error, `${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)
+    }
     expect(existsSync(result.plantedPath)).toBe(false)
     expect(existsSync(result.victimPath)).toBe(true)
   })

@@ -92,7 +92,11 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     await run('cp', [packedTarball, join(project, lines.tarball)])
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'my-agent', private: true, type: 'module' }, null, 2)}\n`)
     await writeFile(join(project, 'vitest.config.ts'), lines.config)
-    // README's install line as written (npm, then its arguments), from npm's cache when it has the packages.
+    // A Vitest project of this major to begin with (README's line goes into the user's existing setup), ...
+    const range = vitestMajor === '4' ? '~4.1.12' : '^5.1.0'
+    const existing = await inProject(NPM, ['i', '-D', '--prefer-offline', '--no-audit', '--no-fund', `vitest@${range}`, `@vitest/browser-playwright@${range}`])
+    expect(existing.code, existing.output).toBe(0)
+    // ... then README's install line as written (npm, then its arguments), from npm's cache when it has the packages.
     const install = await inProject(NPM, lines.install.slice(1), { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' })
     installOutput = install.output
     expect(install.code, install.output).toBe(0)
@@ -100,7 +104,7 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     expect(typescript.code, typescript.output).toBe(0)
   }, 300_000)
 
-  it(`README's install line resolves Vitest ${vitestMajor} and its Playwright provider on ${label}, with no peer-dependency complaint`, async () => {
+  it(`in a Vitest ${vitestMajor} project on ${label}, README's install line keeps Vitest ${vitestMajor} and its Playwright provider, with no peer-dependency complaint`, async () => {
     const installed = (name: string) => readFile(join(project, 'node_modules', name, 'package.json'), 'utf8').then(text => (JSON.parse(text) as { version: string }).version)
     expect(await installed('vitest')).toMatch(new RegExp(`^${vitestMajor}\\.`))
     expect(await installed('@vitest/browser-playwright')).toBe(await installed('vitest'))
