@@ -1,8 +1,11 @@
 // The plugin's options: one zod schema, each option also settable by an AWB_* environment variable for CI.
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import * as z from 'zod'
 import { isAgentModulePath } from '../src/agents/index.ts'
 import { HUNG_PAGE_GRACE_MS, MIN_HUNG_PAGE_GRACE_S } from '../src/harness/node/index.ts'
+import { runOutputSettings } from '../src/report/index.ts'
+import { scoringBackendFromEnv } from '../src/scoring/gpu/index.ts'
 import { MAX_SCORING_WORKERS } from '../src/scoring/workers/index.ts'
 import { BUNDLED_BENCHMARK, BUNDLED_DEMONSTRATIONS } from '../src/shared/package-root.ts'
 
@@ -182,6 +185,7 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     throw new Error(`assemblyWorld options: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (from the plugin options or the matching AWB_* variable)`)
   }
   const value = parsed.data
+  checkLaterSettings(env, root)
   return {
     benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
     // A module path is made absolute here: the page imports it by that path, wherever Vitest was started.
@@ -200,6 +204,20 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     codexConfig: value.codexConfig ?? [],
     resume: value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume),
     retryFailed: value.retryFailed ?? false,
+  }
+}
+
+/**
+ * The variables that are read later — by the reporter at the end of the run (AWB_CURVES, AWB_REPORT, AWB_BASELINE) and
+ * by the scorer at the first score (AWB_SCORING_BACKEND) — checked now, with the same parsers, so that a typo stops the
+ * run before its first sample instead of after hours of samples.
+ */
+function checkLaterSettings(env: NodeJS.ProcessEnv, root: string): void {
+  runOutputSettings(env)
+  scoringBackendFromEnv(env)
+  const baseline = env.AWB_BASELINE
+  if (baseline !== undefined && baseline !== '' && !existsSync(join(resolve(root, baseline), 'metrics.jsonl'))) {
+    throw new Error(`AWB_BASELINE=${baseline}: no metrics.jsonl there; point it at a finished run directory, e.g. AWB_BASELINE=runs/<run-id>`)
   }
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkAgentCli, MUJOCO_ENGINE_BUILD, runDoctor } from '../../../src/cli/commands/doctor.ts'
+import { hasGpuDeviceNode } from '../../../src/scoring/gpu/index.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 
 const SENTINEL_KEY = 'sk-doctor-sentinel-should-never-print'
@@ -39,8 +40,10 @@ describe('awb doctor', () => {
     expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (exported; value not shown)' })
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
     expect(report.checks.CODEX_API_KEY).toMatchObject({ status: 'ok', detail: 'set in .env (value not shown)' })
-    // No GPU device node here: auto keeps the CPU without opening a browser, and says why.
-    expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-cells', choice: 'auto', reason: expect.stringMatching(/no GPU device node/) } })
+    // Without a GPU device node, auto keeps the CPU without opening a browser, and says why; with one (a GPU
+    // machine), it names the decision it reached there.
+    if (hasGpuDeviceNode()) expect(report.checks.scoring).toMatchObject({ data: { choice: 'auto', reason: expect.not.stringMatching(/no GPU device node/) } })
+    else expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-cells', choice: 'auto', reason: expect.stringMatching(/no GPU device node/) } })
     expect(JSON.stringify(report)).not.toContain(SENTINEL_KEY)
   })
 

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assertKnownKeys, JSON_EXAMPLES, resolveOptions } from '../../../plugin/options.ts'
 
@@ -14,6 +17,20 @@ describe('plugin options', () => {
     expect(resolveOptions({ hungPageGraceSeconds: 30 }, { AWB_HUNG_PAGE_GRACE_SECONDS: '12.5' }, '/repo').hungPageGraceSeconds).toBe(12.5)
     expect(() => resolveOptions({}, { AWB_HUNG_PAGE_GRACE_SECONDS: '2' }, '/repo')).toThrow(/hungPageGraceSeconds: at least 10 s: a page that is only busy for a while must not be closed/)
     expect(() => resolveOptions({}, { AWB_HUNG_PAGE_GRACE_SECONDS: 'soon' }, '/repo')).toThrow(/AWB_HUNG_PAGE_GRACE_SECONDS must be a number, got "soon"/)
+  })
+
+  it('checks the variables read at the end of the run or at the first score before anything runs, naming each with an example', async () => {
+    expect(() => resolveOptions({}, { AWB_CURVES: 'yes please' }, '/repo')).toThrow(/AWB_CURVES: .*\(use 1 or 0\)/)
+    expect(() => resolveOptions({}, { AWB_REPORT: 'off' }, '/repo')).toThrow(/AWB_REPORT: .*\(use 1 or 0\)/)
+    expect(() => resolveOptions({}, { AWB_SCORING_BACKEND: 'cuda' }, '/repo')).toThrow(/AWB_SCORING_BACKEND="cuda": expected one of/)
+    expect(() => resolveOptions({}, { AWB_BASELINE: 'runs/never-ran' }, '/repo')).toThrow(/AWB_BASELINE=runs\/never-ran: no metrics.jsonl there; point it at a finished run directory, e\.g\. AWB_BASELINE=runs\/<run-id>/)
+    const finished = await mkdtemp(join(tmpdir(), 'awb-baseline-'))
+    try {
+      await writeFile(join(finished, 'metrics.jsonl'), '')
+      expect(resolveOptions({}, { AWB_CURVES: '1', AWB_REPORT: '0', AWB_SCORING_BACKEND: 'cpu', AWB_BASELINE: finished }, '/repo').agent).toBe('replay')
+    } finally {
+      await rm(finished, { recursive: true, force: true })
+    }
   })
 
   it('makes a page agent module path absolute against the project root and keeps agent names as they are', () => {

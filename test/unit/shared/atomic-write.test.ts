@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -17,14 +17,13 @@ describe('writeFileAtomic', () => {
     expect(await readdir(join(dir, 'a', 'b'))).toEqual(['file.json'])
   })
 
-  it('keeps the previous content when the write fails', async () => {
-    const path = join(dir, 'target')
-    await writeFile(path, 'earlier')
+  it('keeps the previous content of its target when the write fails, and leaves no temporary file', async () => {
     // A directory cannot be renamed over by a file: the rename fails after the temporary file was written.
-    const blocked = join(dir, 'blocked')
-    await writeFileAtomic(join(blocked, 'x'), 'inner')
-    await expect(writeFileAtomic(blocked, 'replace a folder')).rejects.toThrow()
-    expect(await readFile(path, 'utf8')).toBe('earlier')
-    expect((await readdir(dir)).sort()).toEqual(['blocked', 'target'])
+    const target = join(dir, 'target')
+    await writeFileAtomic(join(target, 'x'), 'earlier')
+    await expect(writeFileAtomic(target, 'replace a folder')).rejects.toThrow()
+    expect(await readFile(join(target, 'x'), 'utf8')).toBe('earlier')
+    expect(await readdir(dir)).toEqual(['target'])
+    expect(await readdir(target)).toEqual(['x'])
   })
 })
