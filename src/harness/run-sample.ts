@@ -3,6 +3,7 @@
 import { agentResultOf, createIdleAgent, createReplayAgent, loadAgentModule, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage, type ToolSurface } from '../agents/index.ts'
 import { ApiAgentError, createApiAgent, type ModelTransport } from '../agents/api/index.ts'
 import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
+import { bytesToBase64 } from '../shared/base64.ts'
 import type { Mujoco, SceneRenderer } from '../world/index.ts'
 import { WorldRuntime } from '../world/index.ts'
 import { WebMcpToolRegistry } from '../webmcp/index.ts'
@@ -115,7 +116,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
     let sha256: string | null = null
     if (finalBytes !== undefined) {
       try {
-        sha256 = await host.saveFinal(toBase64(finalBytes))
+        sha256 = await host.saveFinal(bytesToBase64(finalBytes))
       } catch (error) {
         exportError = `the final episode could not be saved: ${describe(error)}`
       }
@@ -281,7 +282,7 @@ async function createAgent(spec: AgentSpec, deps: RunSampleDeps): Promise<PageAg
 /** Renders the final scene for the test report, outside the episode's recording (no call is recorded). */
 async function captureFinalScene(runtime: WorldRuntime, renderer: SceneRenderer): Promise<string | undefined> {
   try {
-    return toBase64(await renderer.capture(runtime.renderView()))
+    return bytesToBase64(await renderer.capture(runtime.renderView()))
   } catch {
     return undefined // The report image is a convenience; its absence never changes the score.
   }
@@ -293,11 +294,4 @@ function messageOf(reason: unknown): string {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  const chunk = 0x8000
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk))
-  return btoa(binary)
 }

@@ -1,4 +1,4 @@
-// The messages between the Node headless driver and its page (zod schemas, base64 helpers); isomorphic, no I/O.
+// The messages between the Node headless driver and its page (zod schemas; the base64 helpers re-exported); isomorphic, no I/O.
 import * as z from 'zod'
 
 /** One call to run: `name` and `arguments` as in `awb env run` calls files; `actor` defaults to `agent`. */
@@ -42,17 +42,4 @@ export type HeadlessRunResponse = z.infer<typeof HeadlessRunResponseSchema>
 /** The name of the page's entry object on `window`; Node waits for it, then calls `run`. */
 export const HEADLESS_PAGE_GLOBAL = '__awbHeadless'
 
-/** Base64 of `bytes` (chunked: `String.fromCharCode` takes a bounded argument list). */
-export function bytesToBase64(bytes: Uint8Array): string {
-  const CHUNK = 0x8000
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK))
-  return btoa(binary)
-}
-
-export function base64ToBytes(text: string): Uint8Array {
-  const binary = atob(text)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return bytes
-}
+export { base64ToBytes, bytesToBase64 } from '../shared/base64.ts'

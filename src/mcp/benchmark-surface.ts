@@ -5,7 +5,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod'
-import { bytesToBase64 } from './base64.ts'
+import { bytesToBase64 } from '../shared/base64.ts'
 import { promoteImages } from './image-promotion.ts'
 import { errorResult, type ToolCallGate } from './tool-call-gate.ts'
 import type { RelayTool, ToolRelay } from './tool-relay.ts'

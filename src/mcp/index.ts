@@ -8,7 +8,7 @@ export {
 } from './tool-relay.ts'
 export { createDeferredRelay, type DeferredRelayOptions } from './deferred-relay.ts'
 export { saveAfterEachCall, type SavingRelayOptions } from './saving-relay.ts'
-export { bytesToBase64 } from './base64.ts'
+export { bytesToBase64 } from '../shared/base64.ts'
 export { IMAGE_PLACEHOLDER, promoteImages, type PromotedImage, type PromotedOutput } from './image-promotion.ts'
 export { errorResult, MCP_TOOL_TIMEOUT_MS, ToolCallGate, type ConversationSink, type ToolCallGateOptions } from './tool-call-gate.ts'
 export { BENCHMARK_TOOL_NAMES } from './benchmark-surface.ts'

@@ -1,6 +1,7 @@
 // Executes one validated tool or human command against the live world (environment.md §4.7): read-only
 // results, capture, and the mutating edits run through the caller's commit. No validation order, no recording rows.
 import { sha256Hex } from '../episode/index.ts'
+import { bytesToBase64 } from '../shared/base64.ts'
 import type { Manifest } from '../episode/index.ts'
 import type { LiveWorld } from './live-world.ts'
 import type { AppliedForce, PhysicsRun } from './physics-loop.ts'
@@ -157,15 +158,8 @@ async function capture(context: CommandContext): Promise<CommandResult> {
   const render = { ...CAPTURE_RENDER }
   return {
     stored: { content: [{ type: 'image', mimeType: 'image/png', observation }], camera, render },
-    wire: { content: [{ type: 'image', mimeType: 'image/png', data: base64Of(png) }], camera, render },
+    wire: { content: [{ type: 'image', mimeType: 'image/png', data: bytesToBase64(png) }], camera, render },
   }
-}
-
-function base64Of(bytes: Uint8Array): string {
-  let binary = ''
-  const CHUNK = 0x8000
-  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK))
-  return btoa(binary)
 }
 
 function assertNever(value: never): never {

@@ -54,10 +54,4 @@ function isErrorEnvelope(value: unknown): boolean {
   return typeof envelope.error === 'string' && typeof envelope.code === 'string'
 }
 
-/** Base64 of `bytes`, chunked because `String.fromCharCode` takes a bounded argument list. */
-export function bytesToBase64(bytes: Uint8Array): string {
-  const CHUNK = 0x8000
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK))
-  return btoa(binary)
-}
+export { bytesToBase64 } from '../../shared/base64.ts'
