@@ -2,7 +2,7 @@
 // reference pages, under an unguessable per-sample token, while it is open; nothing else.
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { pageContentType, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../src/package/index.ts'
+import { pageContentType, readEpisode, readPage, sampleKey, type BenchmarkPackage, type PackageSample } from '../src/package/index.ts'
 
 /** URL prefix of the route on the test server. */
 export const INPUT_ROUTE_PREFIX = '/@awb/input/'
@@ -62,7 +62,7 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) 
  */
 export function createInputRoute(pkg: BenchmarkPackage, grants: InputGrants): Middleware {
   const samples = new Map<string, PackageSample>()
-  for (const block of pkg.blocks) for (const sample of block.samples) samples.set(`${block.name}\u0000${sample.id}`, sample)
+  for (const block of pkg.blocks) for (const sample of block.samples) samples.set(sampleKey(block.name, sample.id), sample)
   return (req, res, next) => {
     const url = req.url ?? ''
     if (!url.startsWith(INPUT_ROUTE_PREFIX)) return next()
@@ -75,7 +75,7 @@ async function serve(path: string, samples: ReadonlyMap<string, PackageSample>, 
   const parts = path.split('?')[0]!.split('/')
   const [token, resource, page] = parts
   const granted = token === undefined ? undefined : grants.lookup(token)
-  const sample = granted === undefined ? undefined : samples.get(`${granted.block}\u0000${granted.sampleId}`)
+  const sample = granted === undefined ? undefined : samples.get(sampleKey(granted.block, granted.sampleId))
   try {
     if (sample !== undefined && parts.length === 2 && resource === 'initial.episode.zip') {
       return send(res, 200, 'application/zip', await readEpisode(pkg, sample), headOnly)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { describeIssues } from '../src/evaluate/index.ts'
 import { SampleMetaSchema, type SampleMeta } from '../src/harness/index.ts'
+import { sampleKey } from '../src/package/index.ts'
 import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { compareCodePoints, newRunId } from '../src/runs/index.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
@@ -55,7 +56,7 @@ export class AggregateReporter implements Reporter {
     }
     const meta = parsed.data
     const row = meta.row
-    this.samples.set(`${row.block}\u0000${row.sample_id}`, meta)
+    this.samples.set(sampleKey(row.block, row.sample_id), meta)
     const done = [...this.samples.values()].filter(s => s.row.block === row.block).length
     const expected = this.options.layout.blocks.find(b => b.name === row.block)?.sampleIds.length ?? 0
     const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${row.error}`

@@ -12,7 +12,7 @@ export { findSample, loadEvaluation, openPackage, readEpisode, readPage, verifyE
 export type { OpenPackageOptions } from './open-package.ts'
 export { resolvePackageFile } from './package-files.ts'
 export { isPageMimeType, PAGE_FILE_EXTENSIONS, PAGE_MIME_TYPES, pageContentType, pageFileExtension, pageMimeType, type PageMimeType } from './page-types.ts'
-export { assertSafeRelativePath, assertSampleId, isValidSampleId, sampleSlug } from './paths.ts'
+export { assertSafeRelativePath, assertSampleId, isValidSampleId, sampleKey, sampleSlug } from './paths.ts'
 export {
   CANONICAL_EVALUATION_PROTOCOL,
   ENGINE_VERSION,

@@ -30,6 +30,14 @@ export function sampleSlug(id: string, location: PathLocation = {}): string {
   return id.split('/').join('--')
 }
 
+/**
+ * One sample of a package as a map key: its block and id (a sample id can appear in several blocks, e.g. a PartNet
+ * shape with and without a reference image). NUL separates them: neither a block name nor a sample id contains it.
+ */
+export function sampleKey(block: string, sampleId: string): string {
+  return `${block}\u0000${sampleId}`
+}
+
 /** Why `path` is not a safe relative package path (§2.1 rule 2), or undefined when it is. */
 export function unsafePathReason(path: string): string | undefined {
   if (path.length === 0) return 'it is empty'

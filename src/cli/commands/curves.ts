@@ -3,6 +3,7 @@
 import * as z from 'zod'
 import { computeRunCurves, isFailedCurve } from '../../evaluate/curves/index.ts'
 import { createScorer } from '../../evaluate/index.ts'
+import { sampleKey } from '../../package/index.ts'
 import { readMetricsRows, writeCurves, writeMetricsArrow } from '../../report/columnar/index.ts'
 import { BackendFlagSchema, KernelFlagSchema, scoringBackend, parseFlags, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
@@ -47,10 +48,10 @@ export async function run(args: unknown[]): Promise<number> {
 
 /** Samples whose last step differs from the official row (it never should: same scorer, same state). */
 function finalMismatches(curves: Awaited<ReturnType<typeof computeRunCurves>>, rows: NonNullable<Awaited<ReturnType<typeof readMetricsRows>>>): string[] {
-  const byKey = new Map(rows.map(row => [`${row.block}\u0000${row.sample_id}`, row]))
+  const byKey = new Map(rows.map(row => [sampleKey(row.block, row.sample_id), row]))
   return curves.samples.flatMap((curve) => {
     if (isFailedCurve(curve)) return []
-    const row = byKey.get(`${curve.block}\u0000${curve.sample_id}`)
+    const row = byKey.get(sampleKey(curve.block, curve.sample_id))
     const last = curve.steps.at(-1)
     if (row === undefined || last === undefined || row.status !== 'scored') return []
     const same = last.SR === row.SR && last.PA === row.PA && last.SCD === row.SCD

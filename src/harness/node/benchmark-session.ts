@@ -12,14 +12,14 @@ import { ModelRequestSchema, responseUsage, UsageTotals } from '../../agents/api
 import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type MetricsRow, type SampleScorer, type ScoredFields } from '../../evaluate/index.ts'
 import { modelRequest } from '../../llm/index.ts'
-import { findSample, openPackage, pageContentType, readPage, type BenchmarkPackage } from '../../package/index.ts'
+import { findSample, openPackage, pageContentType, readPage, sampleKey, type BenchmarkPackage } from '../../package/index.ts'
 import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
 import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 import { FinishSampleRequestSchema, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
 import { agentFor, agentKindOf } from './agent-spec.ts'
 import { HungPageWatch } from './hung-pages.ts'
 import { interruptedPlan, interruptedResult, type LostStatus, type RecordedPlan } from './lost-samples.ts'
-import { planResume, recordedFailure, recordedPlan, sampleKey, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
+import { planResume, recordedFailure, recordedPlan, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type OpenSample } from './sample-gate.ts'
 
 export interface BenchmarkSessionOptions {

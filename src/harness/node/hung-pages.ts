@@ -2,6 +2,7 @@
 // a hostile agent) silences everything in the page, its own time limit included, and Vitest waits for the test
 // forever (a dead page whose connection stays open does the same, vitest#10791). Node sees the page's heartbeats stop;
 // once the sample is also past its time limit, `onHung` says so, once per sample. No browser handling here.
+import { sampleKey } from '../../package/index.ts'
 
 /** Silence (no heartbeat) and time past the limit after which a page counts as hung. */
 export const HUNG_PAGE_GRACE_MS = 60_000
@@ -47,14 +48,14 @@ export class HungPageWatch {
 
   /** A sample's page opened it; checks start with the first watched sample. */
   opened(block: string, sampleId: string): void {
-    this.watched.set(key(block, sampleId), { block, sampleId, openedAt: this.now(), firstBeat: undefined, lastBeat: undefined })
+    this.watched.set(sampleKey(block, sampleId), { block, sampleId, openedAt: this.now(), firstBeat: undefined, lastBeat: undefined })
     this.timer ??= setInterval(() => this.check(), CHECK_EVERY_MS)
     this.timer.unref?.()
   }
 
   /** The page checked in for the sample (a heartbeat or a record: it is alive). */
   beat(block: string, sampleId: string): void {
-    const watched = this.watched.get(key(block, sampleId))
+    const watched = this.watched.get(sampleKey(block, sampleId))
     if (watched === undefined) return
     watched.firstBeat ??= this.now()
     watched.lastBeat = this.now()
@@ -62,7 +63,7 @@ export class HungPageWatch {
 
   /** The sample ended (finished, saved and finishing, or recorded lost): its page is no longer watched. */
   ended(block: string, sampleId: string): void {
-    this.watched.delete(key(block, sampleId))
+    this.watched.delete(sampleKey(block, sampleId))
   }
 
   /** Reports every watched sample whose page is hung, once (it is no longer watched afterwards). */
@@ -73,7 +74,7 @@ export class HungPageWatch {
       const pastLimit = now - (agentStart + this.options.timeLimitMs)
       const silence = now - (watched.lastBeat ?? watched.openedAt)
       if (pastLimit < this.graceMs || silence < this.graceMs) continue
-      this.watched.delete(key(watched.block, watched.sampleId))
+      this.watched.delete(sampleKey(watched.block, watched.sampleId))
       this.options.onHung(watched.block, watched.sampleId, `the page of block ${watched.block} stopped responding: ${watched.sampleId} is ${Math.round(pastLimit / 1000)} s past its time limit of ${this.options.timeLimitMs / 1000} s and the page has not checked in for ${Math.round(silence / 1000)} s (an agent that never yields the page's main thread); the block continues in a new page`)
     }
   }
@@ -86,6 +87,3 @@ export class HungPageWatch {
   }
 }
 
-function key(block: string, sampleId: string): string {
-  return `${block}\u0000${sampleId}`
-}

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { isQuotaExhausted } from '../../agents/cli/index.ts'
 import * as z from 'zod'
 import { attemptRow, describeIssues, parseMetricsRow, type SampleScorer } from '../../evaluate/index.ts'
-import type { BenchmarkPackage } from '../../package/index.ts'
+import { sampleKey, type BenchmarkPackage } from '../../package/index.ts'
 import { chainStatus, needsRun, RunError, type ChainSample } from '../../runs/index.ts'
 import { SampleTimingsSchema, type SamplePlan, type SampleTimings } from '../protocol.ts'
 
@@ -144,6 +144,3 @@ export function recordedFailure(result: { status: string; execution?: { status: 
   return result.archive?.error ?? 'the final episode was not saved'
 }
 
-export function sampleKey(block: string, sampleId: string): string {
-  return `${block}\u0000${sampleId}`
-}

@@ -1,5 +1,6 @@
 // Which sample the page may act on, and how often: the Node side's defence against page code (agents run there).
 // Every browser command names a block and a sample; nothing the page says is trusted beyond what this gate checks.
+import { sampleKey } from '../../package/index.ts'
 
 /** Why a page's request on a sample was refused; the message says what was asked and what is allowed. */
 export class SampleAccessError extends Error {
@@ -81,7 +82,7 @@ export class SampleGate {
     if (typeof sampleId !== 'string' || ids?.has(sampleId) !== true) {
       throw new SampleAccessError('UNKNOWN_SAMPLE', `sample ${JSON.stringify(sampleId)} is not in block ${block}`)
     }
-    if (this.states.has(key(block, sampleId))) {
+    if (this.states.has(sampleKey(block, sampleId))) {
       throw new SampleAccessError('ALREADY_STARTED', `${block} / ${sampleId} was already started in this run; a sample starts once`)
     }
     const other = this.openByProject.get(caller.project)
@@ -90,7 +91,7 @@ export class SampleGate {
     }
     await this.options.awaitRunningTest?.(block, sampleId)
     // Checked again: the wait above yields, and two starts of one sample may race.
-    if (this.states.has(key(block, sampleId)) || this.openByProject.has(caller.project)) {
+    if (this.states.has(sampleKey(block, sampleId)) || this.openByProject.has(caller.project)) {
       throw new SampleAccessError('ALREADY_STARTED', `${block} / ${sampleId} was started concurrently; a sample starts once`)
     }
     const controller = new AbortController()
@@ -99,7 +100,7 @@ export class SampleGate {
       deadline: setTimeout(() => controller.abort(new Error(`the time limit of ${block} / ${sampleId} has passed`)), timeLimitMs),
     }
     state.deadline?.unref?.()
-    this.states.set(key(block, sampleId), state)
+    this.states.set(sampleKey(block, sampleId), state)
     this.openByProject.set(caller.project, state)
     return state
   }
@@ -116,7 +117,7 @@ export class SampleGate {
   /** The open sample `block / sampleId` of `caller`, for an action named in errors. */
   active(caller: CommandCaller, block: string, sampleId: string, action: string): OpenSample {
     this.assertOwnBlock(caller, block)
-    const state = this.states.get(key(block, sampleId))
+    const state = this.states.get(sampleKey(block, sampleId))
     if (state === undefined || this.openByProject.get(caller.project) !== state) {
       const why = state?.phase === 'finished' ? 'it has finished' : 'it is not the open sample of this project'
       throw new SampleAccessError(state?.phase === 'finished' ? 'ALREADY_FINISHED' : 'NOT_OPEN', `cannot ${action} for ${block} / ${String(sampleId)}: ${why}`)
@@ -154,7 +155,7 @@ export class SampleGate {
    * the page does next, this sample's score is computed once.
    */
   claimFinish(caller: CommandCaller, block: string, sampleId: string): OpenSample {
-    const state = this.states.get(key(block, sampleId))
+    const state = this.states.get(sampleKey(block, sampleId))
     if (state?.phase === 'finished') {
       this.assertOwnBlock(caller, block)
       throw new SampleAccessError('ALREADY_FINISHED', `${block} / ${sampleId} has finished; its score is computed once`)
@@ -172,7 +173,7 @@ export class SampleGate {
    * closed, or the start failed half-way); returns whether it was open. The project may then start its next sample.
    */
   abandon(block: string, sampleId: string, reason: string): boolean {
-    const state = this.states.get(key(block, sampleId))
+    const state = this.states.get(sampleKey(block, sampleId))
     if (state === undefined || state.phase === 'finished') return false
     state.phase = 'finished'
     clearTimeout(state.deadline)
@@ -201,6 +202,3 @@ export class SampleGate {
   }
 }
 
-function key(block: string, sampleId: string): string {
-  return `${block}\u0000${sampleId}`
-}
