@@ -7,7 +7,8 @@ import { describeIssues } from '../src/evaluate/index.ts'
 import { SampleMetaSchema, type SampleMeta } from '../src/harness/index.ts'
 import { sampleKey } from '../src/package/index.ts'
 import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
-import { compareCodePoints, newRunId } from '../src/runs/index.ts'
+import { newRunId } from '../src/runs/index.ts'
+import { compareCodePoints } from '../src/shared/code-points.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
 
 export interface AggregateReporterOptions {

@@ -1,6 +1,6 @@
 // UTF-8 JSON / JSONL parsing with located errors, and canonical (sorted-key) serialization; no schema checks.
 import { EpisodeError } from './errors.ts'
-import { compareCodePoints } from './member-names.ts'
+import { compareCodePoints } from '../shared/code-points.ts'
 
 const _utf8 = new TextDecoder('utf-8', { fatal: true })
 const _encoder = new TextEncoder()

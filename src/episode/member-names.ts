@@ -32,8 +32,3 @@ export function classifyMember(name: string): MemberKind | undefined {
   if (name.startsWith(OBSERVATIONS_PREFIX) && name.length > OBSERVATIONS_PREFIX.length) return 'observation'
   return undefined
 }
-
-/** Code-point order, the order of hash inventories and of the members we write. */
-export function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}

@@ -1,7 +1,8 @@
 // Reads ZIP members into a name → bytes map and enforces the member-level rules (§2.1, §2.11, §2.16); no JSON parsing.
 import JSZip from 'jszip'
 import { EpisodeError } from './errors.ts'
-import { classifyMember, compareCodePoints, isSafeRelativePath, REQUIRED_MEMBERS } from './member-names.ts'
+import { compareCodePoints } from '../shared/code-points.ts'
+import { classifyMember, isSafeRelativePath, REQUIRED_MEMBERS } from './member-names.ts'
 import { sha256Hex } from './sha256.ts'
 import { readZipEntryNames } from './zip-entries.ts'
 

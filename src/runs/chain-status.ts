@@ -1,5 +1,6 @@
 // Where a run chain stands (runner.md §7): the newest record of each sample along `source_run`, each sample's
 // state, whether the run's process is still alive, and what a resume must run again. Reads; writes nothing.
+import { compareCodePoints } from '../shared/code-points.ts'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
@@ -78,7 +79,7 @@ export async function chainStatus(runDir: string): Promise<ChainStatus> {
   for (const attempt of newest.values()) {
     samples.push({ block: attempt.block, sampleId: attempt.sampleId, state: await sampleState(attempt, alive.get(attempt.run) ?? false), attempt })
   }
-  samples.sort((a, b) => compare(a.block, b.block) || compare(a.sampleId, b.sampleId))
+  samples.sort((a, b) => compareCodePoints(a.block, b.block) || compareCodePoints(a.sampleId, b.sampleId))
   const counts: Partial<Record<SampleState, number>> = {}
   for (const sample of samples) counts[sample.state] = (counts[sample.state] ?? 0) + 1
   return { run, chain, state: runState(run), samples, counts }
@@ -103,8 +104,4 @@ async function sampleState(attempt: AttemptRecord, isAlive: boolean): Promise<Sa
   } catch {
     return 'damaged'
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

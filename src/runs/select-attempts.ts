@@ -1,4 +1,5 @@
 // Picks the attempt to score for every (block, sample) across run chains (scoring.md §9.1); scores nothing.
+import { compareCodePoints } from '../shared/code-points.ts'
 import type { AttemptRecord, RunRecord } from './read-run.ts'
 import { readRunChain } from './run-chain.ts'
 
@@ -62,9 +63,4 @@ function sharesAncestor(a: string, b: string, ancestors: ReadonlyMap<string, Rea
   const ofB = ancestors.get(b) ?? new Set<string>()
   for (const dir of ofA) if (ofB.has(dir)) return true
   return false
-}
-
-/** Plain code-point order (scoring.md §12 pitfall 1): never localeCompare. */
-export function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

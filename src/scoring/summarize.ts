@@ -1,4 +1,5 @@
 // Official aggregation of per-sample rows into summary.json (scoring.md §10) plus Wilson intervals; no I/O, no scoring.
+import { compareCodePoints } from '../shared/code-points.ts'
 import { ScoringError } from './errors.ts'
 
 /** The fields of a metrics row that aggregation reads (§9.2); other fields are ignored. */
@@ -177,7 +178,7 @@ function tokenUsage(rows: readonly SummaryRow[]): Record<string, ResourceMean> {
   const keys = new Set<string>()
   for (const row of rows) for (const key of Object.keys(row.usage ?? {})) if (key.endsWith('_tokens')) keys.add(key)
   const out: Record<string, ResourceMean> = {}
-  for (const key of [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const key of [...keys].sort(compareCodePoints)) {
     out[key] = resourceMean(rows.map(r => {
       const v = r.usage?.[key]
       return typeof v === 'number' ? v : null

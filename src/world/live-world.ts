@@ -1,5 +1,6 @@
 // The live MuJoCo world of an open episode: model + data, the mjSTATE_INTEGRATION vector, snapshot/restore
 // (environment.md §2.6), the agent camera, groups, and §7 physics settings applied to the model. No tools, no recording.
+import { compareCodePoints } from '../shared/code-points.ts'
 import type { MjData, MjModel } from '@mujoco/mujoco'
 import type { Group, ObjectEntry, RuntimeSettings } from '../episode/index.ts'
 import { WorldError } from './errors.ts'
@@ -209,7 +210,7 @@ export function cloneCamera(camera: CameraState): CameraState {
 // Names, then position (x, y, z), then distance (§4.7).
 function compareContacts(a: { objects: [string, string], position: number[], distance: number }, b: typeof a): number {
   for (let k = 0; k < 2; k++) {
-    const order = compareStrings(a.objects[k] ?? '', b.objects[k] ?? '')
+    const order = compareCodePoints(a.objects[k] ?? '', b.objects[k] ?? '')
     if (order !== 0) return order
   }
   for (let k = 0; k < 3; k++) {
@@ -217,8 +218,4 @@ function compareContacts(a: { objects: [string, string], position: number[], dis
     if (d !== 0) return d
   }
   return a.distance - b.distance
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }
