@@ -76,7 +76,19 @@ describe('evaluateRuns', () => {
     const output = newOutput()
     let peak = 0
     let inFlight = 0
-    // A scorer wrapper that holds every score a little, so all samples are in flight together.
+    let started = 0
+    const SAMPLES = 5
+    const waiting: (() => void)[] = []
+    // A scorer wrapper that holds each score until as many are in flight as the scorer takes (or every sample has
+    // started): a barrier, not a delay, so the peak is the same on a loaded machine. A runner that never hands over
+    // three at once would hold here until the test's time limit, and fail.
+    const barrier = async (): Promise<void> => {
+      if (inFlight >= 3 || started === SAMPLES) {
+        for (const release of waiting.splice(0)) release()
+        return
+      }
+      await new Promise<void>(release => waiting.push(release))
+    }
     const counting: SampleScorer = {
       get backend() { return scorer.backend },
       get decision() { return scorer.decision },
@@ -87,7 +99,8 @@ describe('evaluateRuns', () => {
       close: () => scorer.close(),
       score: async (input, options) => {
         peak = Math.max(peak, ++inFlight)
-        await new Promise(done => setTimeout(done, 20))
+        started++
+        await barrier()
         try { return await scorer.score(input, options) } finally { inFlight-- }
       },
     }

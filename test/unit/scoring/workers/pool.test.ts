@@ -61,13 +61,9 @@ describe('ScoringPool', () => {
       const input = sample(5)
       const dying = pool.scoreSample(input)
       // Let the pool start its workers and hand out the job, then kill one of them from outside.
-      let threads: Worker[] = []
-      for (let wait = 0; wait < 200 && threads.length === 0; wait++) {
-        await new Promise(resolve => setTimeout(resolve, 5))
-        threads = Reflect.get(pool, 'threads') as Worker[]
-      }
-      expect(threads.length).toBe(2)
-      await threads[0]!.terminate()
+      const threads = () => Reflect.get(pool, 'threads') as Worker[]
+      await expect.poll(() => threads().length).toBe(2)
+      await threads()[0]!.terminate()
       await expect(dying).rejects.toMatchObject({ code: 'SCORING_WORKER_FAILED' })
       expect(await pool.scoreSample(input)).toStrictEqual(scoreSample(input))
     } finally {
