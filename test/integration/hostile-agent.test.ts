@@ -114,6 +114,8 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'vitest-rpc:readSnapshotFile', kind: 'rpc', method: 'readSnapshotFile', args: [attack.evaluationPath] },
     // The same reader with path forms that skip normalisation: Vite's checks compare the raw string (vite-fs.ts).
     ...rpcPathForms(attack).map(([id, path]) => ({ id: `vitest-rpc:readSnapshotFile-${id}`, kind: 'rpc' as const, method: 'readSnapshotFile', args: [path] })),
+    // Vitest's other readers behind the same check: snapshot data (evaluated by Node when exec is on) and mock resolution.
+    ...rpcPathForms(attack).map(([id, path]) => ({ id: `vitest-rpc:readSnapshotFileData-${id}`, kind: 'rpc' as const, method: 'readSnapshotFileData', args: [path] })),
     { id: 'vitest-rpc:saveSnapshotFile', kind: 'rpc', method: 'saveSnapshotFile', args: [attack.plantedPath, 'export const planted = true\n'] },
     { id: 'vitest-rpc:removeSnapshotFile', kind: 'rpc', method: 'removeSnapshotFile', args: [attack.victimPath] },
     // Our commands: another block, another sample, this sample again, paths for names, services of other agents.
@@ -305,8 +307,10 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
   it('cannot read through Vitest\'s RPC (server.fs.deny), nor write or delete through it (browser.api.allowWrite)', () => {
     expect(outcome(result.before, 'vitest-rpc:readSnapshotFile').error).toMatch(/Access denied/)
     for (const [id] of rpcPathForms(result)) {
-      const read = outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`)
-      expect(read.error, `${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)
+      for (const method of ['readSnapshotFile', 'readSnapshotFileData']) {
+        const read = outcome(result.before, `vitest-rpc:${method}-${id}`)
+        expect(read.error, `${method} ${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)
+      }
     }
     expect(existsSync(result.plantedPath)).toBe(false)
     expect(existsSync(result.victimPath)).toBe(true)
