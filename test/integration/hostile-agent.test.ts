@@ -307,10 +307,12 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
   it('cannot read through Vitest\'s RPC (server.fs.deny), nor write or delete through it (browser.api.allowWrite)', () => {
     expect(outcome(result.before, 'vitest-rpc:readSnapshotFile').error).toMatch(/Access denied/)
     for (const [id] of rpcPathForms(result)) {
-      for (const method of ['readSnapshotFile', 'readSnapshotFileData']) {
-        const read = outcome(result.before, `vitest-rpc:${method}-${id}`)
-        expect(read.error, `${method} ${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)
-      }
+      const read = outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`)
+      expect(read.error, `readSnapshotFile ${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)
+      // Vitest 4.1 has no snapshot-data reader: there the call finds no such function, which reads nothing either.
+      const data = outcome(result.before, `vitest-rpc:readSnapshotFileData-${id}`)
+      expect(data.error, `readSnapshotFileData ${id} → ${JSON.stringify(data.value)?.slice(0, 120)}`).toMatch(/Access denied|"readSnapshotFileData" not found/)
+      expect(data.value).toBeUndefined()
     }
     expect(existsSync(result.plantedPath)).toBe(false)
     expect(existsSync(result.victimPath)).toBe(true)
