@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
+import type { Vitest } from 'vitest/node'
 import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession } from '../src/harness/node/index.ts'
 import type { BenchmarkPackage } from '../src/package/index.ts'
@@ -19,7 +20,7 @@ import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
-import { blockOfConfiguredProject, drainOnInterrupt, guardFsPathForms, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
+import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
@@ -52,6 +53,13 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
     },
   })
+
+  // The run's Vitest (for the browser API gate's session check), and where the gates' refusals go.
+  let runningVitest: Vitest | undefined
+  const refused = (message: string) => {
+    if (reporter !== undefined) reporter.recordRefusal(message)
+    else console.error(`awb integrity: ${message}`)
+  }
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   const getPackage = (root: string) => (opened ??= openPackageWithProgress(getResolved(root).benchmark))
@@ -143,13 +151,18 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         gates: settings.gates,
         runsRoot: settings.runsRoot,
         protocol: OUTPUT_PROTOCOL,
+        thresholds: block => thresholdsFor(settings, block),
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
+        ledger: async () => (session === undefined ? undefined : (await session).ledger),
         close: async (status, errors) => { if (session !== undefined) await (await session).close(status, errors) },
       })
       offerReporters([reporter, runningTests])
       return { ...shared, test: { ...together, projects } }
     },
     configureVitest({ vitest, project }) {
+      runningVitest = vitest
+      // No page cancels the run (only Vitest's own --bail, counted in Node).
+      guardRunCancel(vitest, refused)
       // Before the first sample: a block project without every integrity defence stops the run, naming the defence.
       if (blockOfConfiguredProject(project) !== undefined) {
         verifyBlockProject(vitestAdapter, project)
@@ -169,6 +182,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       if (opened === undefined || resolved === undefined) return
       // First of all middlewares: nothing of the package, the runs or the demonstrations leaves this server.
       const settings = resolved
+      // Vitest's browser API and Vite's HMR socket only from the run's own pages, each for its own project.
+      guardBrowserApi(server, { vitest: () => runningVitest, onRefused: refused })
       const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(protectedDirs(settings, pkg.root)) }))
       server.middlewares.use((req, res, next) => {
         // Fails closed: if the package could not be opened, nothing is served (the run stops on that error anyway).

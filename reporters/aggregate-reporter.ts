@@ -2,20 +2,26 @@
 // files in the run directory, timing figures and the gates. A thin adapter over src/report and src/scoring.
 import { appendFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { describeIssues } from '../src/evaluate/index.ts'
-import { SampleMetaSchema, type SampleMeta } from '../src/harness/index.ts'
+import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import { existsSync } from 'node:fs'
+import { SAMPLE_ANNOTATION_TYPES, sampleAnnotations, type SampleMeta } from '../src/harness/index.ts'
+import { ledgerMeta, ledgerVerdict, RecordedRuns, type LedgerEntry, type SampleLedger, type Thresholds } from '../src/harness/node/index.ts'
 import { sampleKey } from '../src/package/index.ts'
 import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { newRunId } from '../src/runs/index.ts'
 import { compareCodePoints } from '../src/shared/code-points.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
+import { amendTestRecord, blockOfProject, type TestRecordAmendment } from '../plugin/vitest-compat/index.ts'
 
 export interface AggregateReporterOptions {
   layout: BenchmarkLayout
   gates: Gates
+  /** The test thresholds of a block, as the plugin gave them to its suite. */
+  thresholds(block: string): Thresholds
   /** The run directory of this process, when samples ran here (not in `--merge-reports`). */
   runDir(): Promise<string | undefined>
+  /** What Node recorded of each sample in this process (undefined: no sample started here, e.g. `--merge-reports`). */
+  ledger(): Promise<SampleLedger | undefined>
   /** Where a merged report without a run directory of its own is written. */
   runsRoot: string
   /** Ends the run (run.json status and run-level errors, samples left open, scoring workers). */
@@ -26,14 +32,27 @@ export interface AggregateReporterOptions {
 }
 
 const OVERHEAD_TARGET_S = 3
+/** The error a test gets when its page reported a pass that Node's record does not support. */
+const INTEGRITY_ERROR = 'AwbIntegrityError'
+
+/** One block test as Vitest reported it, and what Node's ledger says of it. */
+interface ReportedSample {
+  testCase: TestCase
+  block: string
+  sampleId: string
+  amendment: TestRecordAmendment | undefined
+}
 
 export class AggregateReporter implements Reporter {
   private readonly options: AggregateReporterOptions
-  private readonly samples = new Map<string, SampleMeta>()
-  /** Tests whose `awb` metadata did not parse (page code sets it): run-level errors. */
-  private readonly invalidMeta: string[] = []
+  private readonly tests = new Map<string, ReportedSample>()
+  /** Pages whose reports Node's records contradict: run-level errors, and the run fails. */
+  private readonly integrity: string[] = []
   private started = performance.now()
   private vitest: Vitest | undefined
+  /** In `--merge-reports`: the shards' run records, and the entries read from them. */
+  private recordedRuns: RecordedRuns | undefined
+  private readonly mergedEntries = new Map<string, LedgerEntry>()
 
   constructor(options: AggregateReporterOptions) {
     this.options = options
@@ -44,21 +63,65 @@ export class AggregateReporter implements Reporter {
     this.started = performance.now()
   }
 
-  onTestCaseResult(testCase: TestCase): void {
-    const reported = testCase.meta().awb
-    if (reported === undefined) return
-    // The metadata comes from the page (and through blob reports): read it through its schema, never as cast.
-    const parsed = SampleMetaSchema.safeParse(reported)
-    if (!parsed.success) {
-      const error = `${testCase.fullName}: its awb metadata is not a sample result (${describeIssues(parsed.error)})`
-      this.invalidMeta.push(error)
-      this.print(`awb ${error}`)
+  /**
+   * Takes the test's outcome from Node's record: the row, figures and verdict Node recorded are written over what the
+   * page reported, and a pass the record does not support fails the test and the run.
+   */
+  async onTestCaseResult(testCase: TestCase): Promise<void> {
+    const block = blockOfProject(testCase.project)
+    if (block === undefined) return
+    const sampleId = testCase.name
+    const entry = await this.entryOf(testCase, block, sampleId)
+    const reported: ReportedSample = { testCase, block, sampleId, amendment: undefined }
+    this.tests.set(sampleKey(block, sampleId), reported)
+    const state = testCase.result().state
+    if (entry === undefined) {
+      // No Node record: the sample was not attempted here, whatever the page says. Only a claimed pass is an error.
+      if (state === 'passed') this.contradiction(reported, `${block} / ${sampleId} reported a pass, but Node recorded no attempt of it`)
       return
     }
-    const meta = parsed.data
+    const meta = ledgerMeta(entry)
+    const verdict = ledgerVerdict(entry, this.options.thresholds(block))
+    reported.amendment = {
+      meta: { key: 'awb', value: meta },
+      replaceAnnotationTypes: SAMPLE_ANNOTATION_TYPES,
+      annotations: sampleAnnotations(meta, { capture: existsSync(join(entry.sampleDir, 'final.png')) ? join(entry.sampleDir, 'final.png') : undefined }),
+    }
+    if (!verdict.passed && state !== 'failed') this.contradiction(reported, `${block} / ${sampleId} reported ${state === 'passed' ? 'a pass' : `"${state}"`}, but Node's record fails it: ${verdict.reasons.join('; ')}`)
+    else if (!sameRow(testCase.meta().awb, meta)) this.contradiction(reported, `${block} / ${sampleId} reported a result that is not the one Node recorded`)
+    amendTestRecord(testCase, reported.amendment)
+    this.printLive(meta)
+  }
+
+  /** Node's record of a test's sample: this process's ledger, or in `--merge-reports` the shards' run records. */
+  private async entryOf(testCase: TestCase, block: string, sampleId: string): Promise<LedgerEntry | undefined> {
+    const ledger = await this.options.ledger()
+    if (ledger !== undefined) return ledger.settled(block, sampleId)
+    this.recordedRuns ??= new RecordedRuns(this.options.runsRoot)
+    const entry = await this.recordedRuns.entryOf(block, sampleId, testCase.meta().awb)
+    if (entry !== undefined) this.mergedEntries.set(sampleKey(block, sampleId), entry)
+    return entry
+  }
+
+  /** A page or a local process tried what the run refused (a foreign websocket, a cancel): the run fails. */
+  recordRefusal(message: string): void {
+    this.integrity.push(message)
+    this.print(`awb integrity: ${message}`)
+  }
+
+  private contradiction(reported: ReportedSample, message: string): void {
+    this.integrity.push(message)
+    this.print(`awb integrity: ${message}`)
+    const failure = { name: INTEGRITY_ERROR, message: `${message}. The result comes from Node's record; the page's report is not trusted.` }
+    reported.amendment = reported.amendment === undefined
+      ? { meta: { key: 'awb', value: undefined }, replaceAnnotationTypes: SAMPLE_ANNOTATION_TYPES, annotations: [], failure }
+      : { ...reported.amendment, failure }
+    amendTestRecord(reported.testCase, reported.amendment)
+  }
+
+  private printLive(meta: SampleMeta): void {
     const row = meta.row
-    this.samples.set(sampleKey(row.block, row.sample_id), meta)
-    const done = [...this.samples.values()].filter(s => s.row.block === row.block).length
+    const done = [...this.tests.values()].filter(test => test.block === row.block && test.amendment?.meta.value !== undefined).length
     const expected = this.options.layout.blocks.find(b => b.name === row.block)?.sampleIds.length ?? 0
     const outcome = row.status === 'scored' ? `SR ${row.SR}  PA ${row.PA.toFixed(3)}  SCD ${row.SCD?.toPrecision(3)}` : `error: ${row.error}`
     const overhead = (meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000
@@ -66,10 +129,16 @@ export class AggregateReporter implements Reporter {
     this.print(`awb ${row.block} ${done}/${expected} ${row.sample_id}: ${outcome} (overhead ${overhead.toFixed(2)} s, agent ${(meta.timings.agentMs / 1000).toFixed(2)} s, scoring ${seconds(scoreMs)} s: queue ${seconds(scoreQueueMs)} s, compute ${seconds(scoreComputeMs)} s)`)
   }
 
-  async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): Promise<void> {
-    const metas = [...this.samples.values()].sort((a, b) => compareCodePoints(a.row.block, b.row.block) || compareCodePoints(a.row.sample_id, b.row.sample_id))
+  async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = [], reason?: TestRunEndReason): Promise<void> {
+    // Before anything awaits (every reporter's onTestRunEnd starts now, JUnit reads the tasks after its first await):
+    // Node's account again over any page update that came after the test's result.
+    for (const test of this.tests.values()) if (test.amendment !== undefined) amendTestRecord(test.testCase, test.amendment)
+    const metas = (await this.ledgerEntries()).map(ledgerMeta)
     // Errors outside any test (a browser that died, a page that could not load) end up in run.json `errors`.
-    const errors = [...unhandledErrors.map(describeRunError), ...this.invalidMeta]
+    const errors = [...unhandledErrors.map(describeRunError), ...this.integrity, ...(this.recordedRuns?.problems ?? [])]
+    // Vitest's own cancel (its --bail, a keyboard cancel in watch mode): what did not run is not attempted, and the run
+    // says so instead of `completed`. (A page cannot cancel: the plugin refuses it.)
+    if (reason === 'interrupted') errors.push('Vitest cancelled the run before every test ran; the samples that did not run are not attempted')
     const runDir = await this.options.runDir()
     if (metas.length === 0 && runDir === undefined) {
       // Nothing ran here (every test filtered out, or a merge of empty reports): no run to summarise.
@@ -94,10 +163,24 @@ export class AggregateReporter implements Reporter {
     if (runDir !== undefined) await this.writeExtras(runDir, extras, env.GITHUB_STEP_SUMMARY)
     const failed = gates.filter(gate => gate.status === 'failed')
     if (gates.length > 0) this.print('', 'awb gates', ...formatGateTable(gates), formatGateVerdict(gates))
+    const untrusted = this.integrity.length + (this.recordedRuns?.problems.length ?? 0)
+    for (const problem of this.recordedRuns?.problems ?? []) this.print(`awb integrity: ${problem}`)
+    if (untrusted > 0) this.print('', `awb integrity: ${untrusted} test report(s) without Node's support; the run fails`)
     await this.options.close(failed.length === 0 && errors.length === 0 ? 'completed' : 'failed', errors)
-    // A failed gate fails the run even when every test passed. Not thrown: a reporter's exception is an "Unhandled
-    // Error" with a stack; Vitest exits with process.exitCode, which it only ever raises (never resets to 0).
-    if (failed.length > 0) process.exitCode = 1
+    // A failed gate, or a page report Node's record contradicts, fails the run even when every test passed. Not
+    // thrown: a reporter's exception is an "Unhandled Error" with a stack; Vitest exits with process.exitCode, which it
+    // only ever raises (never resets to 0).
+    if (failed.length > 0 || untrusted > 0) process.exitCode = 1
+  }
+
+  /**
+   * The rows of the run, in block and sample order: every sample Node recorded in this process (a sample recorded
+   * whose test report was lost is still a row), or in `--merge-reports` the shards' records of the reported tests.
+   */
+  private async ledgerEntries(): Promise<LedgerEntry[]> {
+    const ledger = await this.options.ledger()
+    const entries = ledger !== undefined ? (await ledger.all()).map(recorded => recorded.entry) : [...this.mergedEntries.values()]
+    return entries.sort((a, b) => compareCodePoints(a.row.block, b.row.block) || compareCodePoints(a.row.sample_id, b.row.sample_id))
   }
 
   /** metrics.arrow, curves (AWB_CURVES=1) and the HTML report; a failure here is reported, never fails the run. */
@@ -159,4 +242,14 @@ function describeRunError(error: unknown): string {
     current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined
   }
   return parts.join(': caused by: ')
+}
+
+/**
+ * Whether the row a page reported, if any, is the row Node recorded (the page may only show Node's answer). A page
+ * lost before it reported anything reported no row.
+ */
+function sameRow(reported: unknown, recorded: SampleMeta): boolean {
+  if (reported === undefined) return true
+  if (reported === null || typeof reported !== 'object') return false
+  return JSON.stringify((reported as { row?: unknown }).row) === JSON.stringify(recorded.row)
 }

@@ -5,7 +5,7 @@ import { describe, expect, inject, test } from 'vitest'
 import { commands } from 'vitest/browser'
 import type { SampleMeta } from '../plugin/types.ts'
 import { deliverTestStart } from '../plugin/vitest-compat/page.ts'
-import { FinishSampleResponseSchema, runSample, SamplePlanSchema, type SampleHost } from '../src/harness/index.ts'
+import { FinishSampleResponseSchema, runSample, sampleAnnotations, SamplePlanSchema, type SampleHost } from '../src/harness/index.ts'
 import { createThreeSceneRenderer } from '../src/render/index.ts'
 import { loadMujoco } from '../src/world/index.ts'
 
@@ -23,28 +23,11 @@ function hostFor(sampleId: string): SampleHost {
   }
 }
 
-function format(value: number | null): string {
-  return value === null ? 'null' : String(value)
-}
-
 type Annotate = (message: string, type: string) => Promise<unknown>
 
-/** The per-test figures (JUnit properties): the same for a sample run now and one a resumed run reports. */
-async function annotateSample(meta: SampleMeta, annotate: Annotate): Promise<void> {
-  const { row } = meta
-  const parts = row.status === 'scored' ? row.parts : []
-  await annotate(format(row.SR), 'SR')
-  await annotate(format(row.PA), 'PA')
-  await annotate(format(row.SCD), 'SCD')
-  await annotate(`${parts.filter(part => part.correct).length}/${parts.length}`, 'parts_correct')
-  await annotate(String(row.tool_calls ?? 0), 'tool_calls')
-  await annotate(((meta.timings.openMs + meta.timings.exportMs + meta.timings.saveMs) / 1000).toFixed(3), 'overhead_seconds')
-  await annotate((meta.timings.agentMs / 1000).toFixed(3), 'agent_seconds')
-  await annotate((meta.timings.scoreMs / 1000).toFixed(3), 'scoring_seconds')
-  // Of scoring_seconds: waiting for the scoring pool shared by every block project, and the backend's own work.
-  await annotate((meta.timings.scoreQueueMs / 1000).toFixed(3), 'scoring_queue_seconds')
-  await annotate((meta.timings.scoreComputeMs / 1000).toFixed(3), 'scoring_compute_seconds')
-  await annotate(meta.backend, 'scoring_backend')
+/** Shows the sample's figures in the page; Node's reporter writes the same figures from its own record over them. */
+async function annotateSample(meta: SampleMeta, annotate: Annotate, capture?: string): Promise<void> {
+  for (const annotation of sampleAnnotations(meta, { capture })) await annotate(annotation.message, annotation.type)
 }
 
 function assertRow(meta: SampleMeta, sampleId: string): void {
@@ -68,7 +51,6 @@ describe(block.name, () => {
       const meta: SampleMeta = { row: plan.row, timings: plan.timings, backend: plan.backend, runDir: plan.runDir, recordedBy: plan.runDir }
       task.meta.awb = meta
       await annotateSample(meta, annotate)
-      await annotate(plan.runDir, 'recorded_by')
       if (plan.failure !== null) throw new Error(`${block.name} / ${sampleId}: ${plan.failure} (recorded by ${plan.runDir})`)
       assertRow(meta, sampleId)
       return
@@ -81,10 +63,9 @@ describe(block.name, () => {
     })
     const meta: SampleMeta = { row: report.response.row, timings: { ...report.timings, ...report.response.scoring }, backend: report.response.backend, runDir: report.response.runDir }
     task.meta.awb = meta
-    await annotateSample(meta, annotate)
     // Block projects may not write attachments (page code writes nothing on the host): the harness kept the
     // picture as final.png in the sample's run folder.
-    if (report.capture !== undefined) await annotate(`${report.response.sampleDir}/final.png`, 'capture')
+    await annotateSample(meta, annotate, report.capture === undefined ? undefined : `${report.response.sampleDir}/final.png`)
 
     if (report.failure !== undefined) throw new Error(`${block.name} / ${sampleId}: ${report.failure} (the world it left was ${meta.row.status === 'scored' ? `scored: SR ${meta.row.SR}, PA ${meta.row.PA}` : 'not scorable'})`)
     assertRow(meta, sampleId)

@@ -18,7 +18,8 @@ import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 import { FinishSampleRequestSchema, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
 import { agentFor, agentKindOf } from './agent-spec.ts'
 import { HungPageWatch } from './hung-pages.ts'
-import { interruptedPlan, interruptedResult, type LostStatus, type RecordedPlan } from './lost-samples.ts'
+import { SampleLedger } from './ledger.ts'
+import { interruptedPlan, interruptedResult, type LostStatus } from './lost-samples.ts'
 import { planResume, recordedFailure, recordedPlan, StopRules, STOP_REASONS, type ResumePlan } from './run-plan.ts'
 import { SampleAccessError, SampleGate, type CommandCaller, type OpenSample } from './sample-gate.ts'
 
@@ -94,12 +95,11 @@ export class BenchmarkSession {
   /** Set by `interrupt()`: samples still running are recorded `interrupted`. */
   private interrupted = false
   /**
-   * Samples this run has recorded (finished or abandoned), reported as they were when their block's test file runs
-   * again in this run: after its browser died, the file restarts in a new one (see `pageLost`).
+   * What Node recorded of each sample (finished, abandoned, or reported from an earlier run of a resumed chain): the
+   * source of every output of the run. A block's test file that runs again in this run (after its browser died, see
+   * `pageLost`) reports these entries instead of running the samples again.
    */
-  private readonly recordedHere = new Map<string, RecordedPlan>()
-  /** Samples being scored now (their record is not written yet). */
-  private readonly finishing = new Map<string, Promise<void>>()
+  readonly ledger = new SampleLedger()
   /** Watches the open samples' pages for a hang (no heartbeat, past the time limit). */
   private readonly hungPages: HungPageWatch
   /** When and with which SHA-256 each sample's final episode was saved (a page lost after saving is still scored). */
@@ -137,8 +137,14 @@ export class BenchmarkSession {
   async samplePlan(caller: CommandCaller, block: string, sampleId: string): Promise<SamplePlan> {
     await this.gate.assertRunningTest(caller, block, sampleId)
     const plan = await this.planOf(block, sampleId)
-    // A resumed run that only reports still gets its own run directory (source_run, summaries).
-    if (plan.kind === 'recorded') await this.runWriter()
+    if (plan.kind === 'recorded') {
+      // A resumed run that only reports still gets its own run directory (source_run, summaries).
+      const run = await this.runWriter()
+      if (plan.runDir !== run.dir && this.ledger.entry(block, sampleId) === undefined) {
+        const { kind: _, ...entry } = plan
+        this.ledger.record(block, sampleId, { ...entry, recordedBy: plan.runDir })
+      }
+    }
     return plan
   }
 
@@ -194,11 +200,11 @@ export class BenchmarkSession {
   async blockLost(block: string, reason: string): Promise<string[]> {
     const samples = this.pkg.blocks.find(candidate => candidate.name === block)?.samples ?? []
     const open = await this.pageLost(block, reason)
-    await Promise.all([...this.finishing.values()])
+    await this.ledger.all()
     const run = await this.runWriter()
     const lost: string[] = open === undefined ? [] : [open]
     for (const sample of samples) {
-      if (this.recordedHere.has(sampleKey(block, sample.id))) continue
+      if (this.ledger.entry(block, sample.id) !== undefined) continue
       ;(this.selection[block] ??= []).push(sample.id)
       await run.writeResult(block, sample.id, interruptedResult(`never started: ${reason}`, null))
       lost.push(sample.id)
@@ -219,26 +225,19 @@ export class BenchmarkSession {
     this.hungPages.ended(block, sampleId)
     const saved = this.savedFinal.get(sampleKey(block, sampleId))
     if (open !== undefined && saved !== undefined) {
-      await this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, savedButLostReport(reason, status, saved, this.started.get(sampleKey(block, sampleId)))))
+      await this.ledger.recording(block, sampleId, this.scoreAndRecord(open, block, sampleId, savedButLostReport(reason, status, saved, this.started.get(sampleKey(block, sampleId)))))
       return
     }
     this.stopRules.record({ execution: { status }, archive: { status: 'not_saved' } })
     this.revokeInputs.get(sampleKey(block, sampleId))?.()
     this.revokeInputs.delete(sampleKey(block, sampleId))
-    const run = await this.runWriter()
-    this.recordedHere.set(sampleKey(block, sampleId), interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, reason, status))
-    await run.writeResult(block, sampleId, interruptedResult(reason, this.started.get(sampleKey(block, sampleId)) ?? null, status))
-    this.started.delete(sampleKey(block, sampleId))
-  }
-
-  /** Awaits a sample's scoring and recording; a page that comes back meanwhile asks for its plan and waits for it. */
-  private async recordFinishing<T>(block: string, sampleId: string, finishing: Promise<T>): Promise<T> {
-    this.finishing.set(sampleKey(block, sampleId), finishing.then(() => undefined, () => undefined))
-    try {
-      return await finishing
-    } finally {
-      this.finishing.delete(sampleKey(block, sampleId))
-    }
+    await this.ledger.recording(block, sampleId, (async () => {
+      const run = await this.runWriter()
+      await run.writeResult(block, sampleId, interruptedResult(reason, this.started.get(sampleKey(block, sampleId)) ?? null, status))
+      const { kind: _, ...entry } = interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, reason, status)
+      this.ledger.record(block, sampleId, entry)
+      this.started.delete(sampleKey(block, sampleId))
+    })())
   }
 
   private async prepareSample(block: string, sampleId: string): Promise<StartSampleResponse> {
@@ -333,7 +332,7 @@ export class BenchmarkSession {
     // Closed before anything is scored: a second finish, an early one or one racing this one gets no score.
     const open = this.gate.claimFinish(caller, block, sampleId)
     this.hungPages.ended(block, sampleId)
-    return this.recordFinishing(block, sampleId, this.scoreAndRecord(open, block, sampleId, report))
+    return this.ledger.recording(block, sampleId, this.scoreAndRecord(open, block, sampleId, report))
   }
 
   private async scoreAndRecord(open: OpenSample, block: string, sampleId: string, report: FinishReport): Promise<FinishSampleResponse> {
@@ -393,7 +392,7 @@ export class BenchmarkSession {
     this.savedFinal.delete(sampleKey(block, sampleId))
     this.stopRules.record({ execution: recorded, archive: report.archive })
     const timings = { ...report.timings, ...scoring }
-    this.recordedHere.set(sampleKey(block, sampleId), { kind: 'recorded', row, timings, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId), failure: recordedFailure({ status: completed ? 'completed' : 'failed', execution: recorded, archive: report.archive }) })
+    this.ledger.record(block, sampleId, { row, timings, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId), failure: recordedFailure({ status: completed ? 'completed' : 'failed', execution: recorded, archive: report.archive }) })
     return { row, scoring, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
   }
 
@@ -478,10 +477,13 @@ export class BenchmarkSession {
   }
 
   private planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
-    const here = this.recordedHere.get(sampleKey(block, sampleId))
-    if (here !== undefined) return here
-    const finishing = this.finishing.get(sampleKey(block, sampleId))
-    if (finishing !== undefined) return finishing.then(() => this.recordedHere.get(sampleKey(block, sampleId)) ?? this.planOf(block, sampleId))
+    // A sample being recorded now is waited for: its page may come back (a new page after a crash) meanwhile.
+    if (this.ledger.isPending(block, sampleId)) return this.ledger.settled(block, sampleId).then(() => this.planOf(block, sampleId))
+    const here = this.ledger.entry(block, sampleId)
+    if (here !== undefined) {
+      const { recordedBy: _, ...recorded } = here
+      return { kind: 'recorded', ...recorded }
+    }
     const reason = this.stopRules.reason
     if (reason !== undefined) return { kind: 'skip', reason }
     return this.resumed().then(async (plan) => {

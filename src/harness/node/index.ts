@@ -4,3 +4,5 @@ export { HUNG_PAGE_GRACE_MS, HungPageWatch, MIN_HUNG_PAGE_GRACE_S, type HungPage
 export type { LostStatus } from './lost-samples.ts'
 export { resolveResumeRun } from './run-plan.ts'
 export { SampleAccessError, SampleGate, type CommandCaller, type GatedAgentKind, type OpenSample, type SampleAccessCode, type SampleGateOptions } from './sample-gate.ts'
+export { ledgerMeta, ledgerVerdict, SampleLedger, type LedgerEntry, type Thresholds } from './ledger.ts'
+export { RecordedRuns, recordedEntry } from './recorded-ledger.ts'

@@ -1,11 +1,12 @@
 // The aggregate reporter without Vitest: a missed gate prints its table and verdict and sets the exit code without
-// throwing; a test whose metadata is no sample result is a run error, not a crash.
-import { mkdtemp, rm } from 'node:fs/promises'
+// throwing; every row, figure and verdict comes from Node's ledger, and a page report it contradicts fails the run.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestCase, Vitest } from 'vitest/node'
 import { AggregateReporter } from '../../../reporters/aggregate-reporter.ts'
+import { SampleLedger, type LedgerEntry, type Thresholds } from '../../../src/harness/node/index.ts'
 import { scoredRow } from '../../helpers/metrics-rows.ts'
 
 const LAYOUT = { sources: ['s'], blocks: [{ name: 'b', source: 's', sampleIds: ['x', 'y'] }] }
@@ -23,32 +24,59 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gates']) {
+function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gates'], thresholds: Thresholds = {}) {
   const printed: string[] = []
   const closed: { status: string; errors: readonly string[] }[] = []
+  const ledger = new SampleLedger()
   const instance = new AggregateReporter({
     layout: LAYOUT,
     gates,
+    thresholds: () => thresholds,
     runsRoot: dir,
     protocol: 'assembly-evaluation-v1',
     env: { AWB_REPORT: '0' },
     runDir: async () => dir,
+    ledger: async () => ledger,
     close: async (status, errors) => { closed.push({ status, errors }) },
   })
   // Only the logger of the Vitest instance is used.
   instance.onInit({ logger: { log: (text: string) => printed.push(text) } } as unknown as Vitest)
-  return { instance, printed, closed }
+  return { instance, printed, closed, ledger }
 }
 
-function testCase(fullName: string, awb: unknown): TestCase {
-  return { fullName, meta: () => ({ awb }) } as unknown as TestCase
+/** What Node records of a scored sample (the ledger entry), as BenchmarkSession does. */
+function recorded(ledger: SampleLedger, sampleId: string, scores: { SR: number; PA: number; SCD: number }, failure: string | null = null): LedgerEntry {
+  const entry = { row: scoredRow({ block: 'b', sample_id: sampleId, ...scores }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir, sampleDir: join(dir, sampleId), failure }
+  ledger.record('b', sampleId, entry)
+  return entry
+}
+
+interface FakeTask { name: string; meta: Record<string, unknown>; annotations: Array<{ type: string; message: string }>; result: { state: string; errors?: unknown[] } }
+
+/** A block test as Vitest hands it to reporters: its project provides the block; `task` is what the page reported. */
+function testCase(sampleId: string, page: { state: 'pass' | 'fail' | 'skip'; awb?: unknown; annotations?: Array<{ type: string; message: string }> }): TestCase & { task: FakeTask } {
+  const task: FakeTask = { name: sampleId, meta: page.awb === undefined ? {} : { awb: page.awb }, annotations: page.annotations ?? [], result: { state: page.state } }
+  const states = { pass: 'passed', fail: 'failed', skip: 'skipped' } as const
+  return {
+    name: sampleId,
+    fullName: `b > ${sampleId}`,
+    project: { getProvidedContext: () => ({ awbBlock: { name: 'b' } }) },
+    task,
+    meta: () => task.meta,
+    result: () => ({ state: task.result.state === 'fail' ? 'failed' : states[page.state] }),
+  } as unknown as TestCase & { task: FakeTask }
+}
+
+/** The page's honest report of a recorded sample: Node's row, passed or failed as the suite asserts. */
+function honest(entry: LedgerEntry, state: 'pass' | 'fail' = 'pass') {
+  return { state, awb: { row: entry.row, timings: entry.timings, backend: entry.backend, runDir: entry.runDir } }
 }
 
 describe('AggregateReporter', () => {
   it('prints the gate table and the verdict of a missed gate and fails the exit code, without throwing', async () => {
-    const { instance, printed, closed } = reporter({ blocks: { b: { SR: 1 } } })
-    instance.onTestCaseResult(testCase('b > x', { row: scoredRow({ block: 'b', sample_id: 'x', SR: 1, PA: 1, SCD: 0 }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir }))
-    instance.onTestCaseResult(testCase('b > y', { row: scoredRow({ block: 'b', sample_id: 'y', SR: 0, PA: 0.5, SCD: 1 }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir }))
+    const { instance, printed, closed, ledger } = reporter({ blocks: { b: { SR: 1 } } })
+    await instance.onTestCaseResult(testCase('x', honest(recorded(ledger, 'x', { SR: 1, PA: 1, SCD: 0 }))))
+    await instance.onTestCaseResult(testCase('y', honest(recorded(ledger, 'y', { SR: 0, PA: 0.5, SCD: 1 }))))
     process.exitCode = undefined
     await expect(instance.onTestRunEnd([], [])).resolves.toBeUndefined()
     expect(process.exitCode).toBe(1)
@@ -59,9 +87,9 @@ describe('AggregateReporter', () => {
   })
 
   it('leaves the exit code alone when every gate is met', async () => {
-    const { instance, printed, closed } = reporter({ blocks: { b: { PA: 0.5, SR: 0.5 } } })
-    instance.onTestCaseResult(testCase('b > x', { row: scoredRow({ block: 'b', sample_id: 'x', SR: 1, PA: 1, SCD: 0 }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir }))
-    instance.onTestCaseResult(testCase('b > y', { row: scoredRow({ block: 'b', sample_id: 'y', SR: 0, PA: 0.5, SCD: 1 }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir }))
+    const { instance, printed, closed, ledger } = reporter({ blocks: { b: { PA: 0.5, SR: 0.5 } } })
+    await instance.onTestCaseResult(testCase('x', honest(recorded(ledger, 'x', { SR: 1, PA: 1, SCD: 0 }))))
+    await instance.onTestCaseResult(testCase('y', honest(recorded(ledger, 'y', { SR: 1, PA: 0.5, SCD: 1 }))))
     process.exitCode = undefined
     await instance.onTestRunEnd([], [])
     expect(process.exitCode).toBeUndefined()
@@ -70,21 +98,86 @@ describe('AggregateReporter', () => {
   })
 
   it('does not count a gate that could not be measured as met', async () => {
-    const { instance, printed } = reporter({ overall: { PA: 0.5 } })
-    instance.onTestCaseResult(testCase('b > x', { row: scoredRow({ block: 'b', sample_id: 'x', SR: 1, PA: 1, SCD: 0 }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir }))
+    const { instance, printed, ledger } = reporter({ overall: { PA: 0.5 } })
+    await instance.onTestCaseResult(testCase('x', honest(recorded(ledger, 'x', { SR: 1, PA: 1, SCD: 0 }))))
     process.exitCode = undefined
     await instance.onTestRunEnd([], [])
     // Only one of the block's two samples ran: no official overall, so the overall gate is not measured.
     expect(printed.join('\n')).toMatch(/awb gates passed: 0 of 1 met \(1 not measured\)/)
   })
 
-  it('records a test whose awb metadata is no sample result as a run error naming the wrong fields', async () => {
-    const { instance, printed, closed } = reporter({})
-    instance.onTestCaseResult(testCase('b > x', { row: { block: 'b', sample_id: 'x', status: 'scored', SR: 'all' }, timings: TIMINGS, backend: 'cpu-cells', runDir: dir }))
+  it('fails a pass that Node\'s record does not support, and writes Node\'s row over the forged one', async () => {
+    const { instance, printed, closed, ledger } = reporter({ blocks: { b: { SR: 1 } } }, { SR: 1 })
+    const entry = recorded(ledger, 'x', { SR: 0, PA: 0.25, SCD: 2 })
+    // The page claims SR 1 and a pass, with annotations to match.
+    const forged = { ...honest(entry), awb: { ...honest(entry).awb, row: { ...entry.row, SR: 1, PA: 1 } }, annotations: [{ type: 'SR', message: '1' }, { type: 'note', message: 'kept' }] }
+    const test = testCase('x', forged)
+    await instance.onTestCaseResult(test)
+    process.exitCode = undefined
     await instance.onTestRunEnd([], [])
-    expect(printed.join('\n')).toMatch(/awb b > x: its awb metadata is not a sample result \(.*row\.SR/)
-    expect(closed).toHaveLength(1)
+    expect(test.task.result.state).toBe('fail')
+    expect(JSON.stringify(test.task.result.errors)).toContain('SR of b / x is 0 (threshold 1)')
+    expect((test.task.meta.awb as { row: { SR: number } }).row.SR).toBe(0)
+    expect(test.task.annotations).toContainEqual({ type: 'SR', message: '0' })
+    expect(test.task.annotations).not.toContainEqual({ type: 'SR', message: '1' })
+    expect(test.task.annotations).toContainEqual({ type: 'note', message: 'kept' })
+    expect(process.exitCode).toBe(1)
+    expect(printed.join('\n')).toContain('awb integrity: b / x reported a pass, but Node\'s record fails it')
     expect(closed[0]?.status).toBe('failed')
-    expect(closed[0]?.errors[0]).toMatch(/^b > x: its awb metadata is not a sample result/)
+    expect(closed[0]?.errors.join('\n')).toContain('b / x reported a pass')
+    // The summary counts Node's row: the block gate sees SR 0.
+    expect(printed.join('\n')).toMatch(/block b SR ≥ 1\s+0\s+FAILED/)
+  })
+
+  it('fails a pass of a sample Node never recorded, and makes no row of it', async () => {
+    const { instance, printed, closed } = reporter({})
+    const test = testCase('x', { state: 'pass', awb: { row: scoredRow({ block: 'b', sample_id: 'x', SR: 1, PA: 1, SCD: 0 }), timings: TIMINGS, backend: 'cpu-cells', runDir: dir } })
+    await instance.onTestCaseResult(test)
+    process.exitCode = undefined
+    await instance.onTestRunEnd([], [])
+    expect(test.task.result.state).toBe('fail')
+    expect(test.task.meta.awb).toBeUndefined()
+    expect(process.exitCode).toBe(1)
+    expect(closed[0]?.errors).toEqual(['b / x reported a pass, but Node recorded no attempt of it'])
+    expect(printed.join('\n')).toContain('timing: no sample finished')
+  })
+
+  it('flags a forged row even on a test that failed, and counts a recorded sample whose test never reported', async () => {
+    const { instance, closed, ledger } = reporter({})
+    const entry = recorded(ledger, 'x', { SR: 0, PA: 0.5, SCD: 1 }, 'the agent failed: boom')
+    recorded(ledger, 'y', { SR: 1, PA: 1, SCD: 0 })
+    await instance.onTestCaseResult(testCase('x', { state: 'fail', awb: { ...honest(entry).awb, row: { ...entry.row, PA: 0.9 } } }))
+    process.exitCode = undefined
+    await instance.onTestRunEnd([], [])
+    expect(closed[0]?.errors).toEqual(['b / x reported a result that is not the one Node recorded'])
+    const rows = (await readFile(join(dir, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { sample_id: string; PA: number })
+    expect(rows.map(row => [row.sample_id, row.PA])).toEqual([['x', 0.5], ['y', 1]])
+  })
+
+  it('waits for a sample still being recorded before it judges its test', async () => {
+    const { instance, ledger } = reporter({}, { SR: 1 })
+    let finish!: () => void
+    const recording = ledger.recording('b', 'x', new Promise<void>(resolve => { finish = resolve }).then(() => { recorded(ledger, 'x', { SR: 0, PA: 0, SCD: 3 }) }))
+    const test = testCase('x', { state: 'pass' })
+    const judged = instance.onTestCaseResult(test)
+    finish()
+    await recording
+    await judged
+    expect(test.task.result.state).toBe('fail')
+    expect(JSON.stringify(test.task.result.errors)).toContain('SR of b / x is 0 (threshold 1)')
+  })
+
+  it('writes Node\'s account again at the end over a page update that came after the test\'s result', async () => {
+    const { instance, ledger } = reporter({}, { SR: 1 })
+    const test = testCase('x', honest(recorded(ledger, 'x', { SR: 0, PA: 0, SCD: 3 })))
+    await instance.onTestCaseResult(test)
+    // A later task update from the page replaces the result and the annotations.
+    test.task.result = { state: 'pass' }
+    test.task.annotations = [{ type: 'SR', message: '1' }]
+    const ending = instance.onTestRunEnd([], [])
+    // Synchronously, before the reporter's first await: JUnit reads the tasks after its own first await.
+    expect(test.task.result.state).toBe('fail')
+    expect(test.task.annotations).toContainEqual({ type: 'SR', message: '0' })
+    await ending
   })
 })

@@ -1,0 +1,109 @@
+// Who may speak to Vitest's browser API: only the run's own pages, each as its own project. Vitest accepts any
+// websocket that carries the API token (which every page and every local process that fetches a tester page can
+// read), any project name, and a cancel from any page. Page code is untrusted (agents run there): a second socket
+// naming another project crashed the run, and a page's cancel skipped every block's samples. Both majors (4.1, 5)
+// share the shapes used here: `vitest._browserSessions.getSession(id).project` and `vitest.cancelCurrentRun`.
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ViteDevServer } from 'vite'
+import type { Vitest } from 'vitest/node'
+
+/** The path of Vitest's browser API websocket (testers and orchestrators). */
+export const BROWSER_API_PATH = '/__vitest_browser_api__'
+/** Vite's HMR websocket protocol. */
+const HMR_PROTOCOL = 'vite-hmr'
+/** Where a refused upgrade is pointed before it is destroyed, so that no later listener acts on it. */
+const REFUSED_PATH = '/__awb_refused_upgrade__'
+
+export interface ApiGateOptions {
+  /** The run's Vitest, once configureVitest has seen it (before that, no browser session exists). */
+  vitest(): Vitest | undefined
+  /** Hears of each refusal (a page or a local process tried it): the run records it. */
+  onRefused(message: string): void
+}
+
+/**
+ * Puts a gate in front of every websocket upgrade of `server`: the browser API and HMR only from a page of this
+ * server's own origin (never Origin `null`, a sandboxed frame, nor a process that sends none), and the browser API only
+ * for a live session of the project it names. A refused upgrade is destroyed before Vitest or Vite see it.
+ */
+export function guardBrowserApi(server: ViteDevServer, options: ApiGateOptions): void {
+  const http = server.httpServer
+  if (http === null) return
+  http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    const refusal = refusalOf(request, options.vitest())
+    if (refusal === undefined) return
+      if (refusal !== CLOSED_SESSION) options.onRefused(refusal)
+    request.url = REFUSED_PATH
+    socket.destroy()
+  })
+}
+
+/** A page of a session that has ended reconnecting while it closes: refused quietly, as Vitest does itself. */
+export const CLOSED_SESSION = 'closed session'
+
+/** Why an upgrade is refused (CLOSED_SESSION for an ended session's page), or undefined when it may go on. */
+export function refusalOf(request: IncomingMessage, vitest: Vitest | undefined): string | undefined {
+  const url = new URL(request.url ?? '/', 'http://localhost')
+  const isApi = url.pathname === BROWSER_API_PATH
+  const isHmr = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map(part => part.trim()).includes(HMR_PROTOCOL)
+  if (!isApi && !isHmr) return undefined
+  const what = isApi ? `a browser API connection (${url.searchParams.get('type') ?? 'no type'}, project ${JSON.stringify(url.searchParams.get('projectName'))})` : 'an HMR connection'
+  const origin = request.headers.origin
+  if (origin === undefined || origin === 'null') return `${what} without a page origin (${origin === undefined ? 'none sent: not a browser page' : 'null: a sandboxed frame or a file'}) was refused`
+  let originHost: string
+  try {
+    originHost = new URL(origin).host
+  } catch {
+    return `${what} from the malformed origin ${JSON.stringify(origin)} was refused`
+  }
+  if (originHost !== request.headers.host) return `${what} from the foreign origin ${origin} was refused`
+  if (!isApi) return undefined
+  const sessionId = url.searchParams.get('sessionId')
+  const projectName = url.searchParams.get('projectName')
+  const session = sessionId === null || vitest === undefined ? undefined : sessionProject(vitest, sessionId)
+  if (session === CLOSED_SESSION) return CLOSED_SESSION
+  if (session === undefined) return `${what} for a session that is not live (${JSON.stringify(sessionId)}) was refused`
+  if (session !== projectName) return `${what} from a page of project ${JSON.stringify(session)} naming another project was refused`
+  return undefined
+}
+
+/** The project name of a live browser session, CLOSED_SESSION for one that ended, or undefined for none. */
+function sessionProject(vitest: Vitest, sessionId: string): string | undefined {
+  const sessions: unknown = Reflect.get(vitest, '_browserSessions')
+  const getSession: unknown = sessions !== null && typeof sessions === 'object' ? Reflect.get(sessions, 'getSession') : undefined
+  if (typeof getSession !== 'function') return undefined
+  const closed: unknown = Reflect.get(sessions as object, 'closedSessionIds')
+  if (closed instanceof Set && closed.has(sessionId)) return CLOSED_SESSION
+  const session: unknown = getSession.call(sessions, sessionId)
+  const project: unknown = session !== null && typeof session === 'object' ? Reflect.get(session, 'project') : undefined
+  const name: unknown = project !== null && typeof project === 'object' ? Reflect.get(project, 'name') : undefined
+  return typeof name === 'string' ? name : undefined
+}
+
+/** Where a call into Vitest comes from when a browser page made it (its RPC runs in @vitest/browser's bundle). */
+const BROWSER_RPC_FRAME = /[\\/]@vitest[\\/]browser[\\/]dist[\\/]/
+
+/**
+ * Refuses a cancel of the run that a page asks for (Vitest's browser RPC `cancelCurrentRun` / `onCancel`), except
+ * Vitest's own `--bail` once Node counts that many failed tests. Node-side cancels (keyboard, API, the harness's
+ * Ctrl-C drain) are untouched. Installing twice is a no-op.
+ */
+export function guardRunCancel(vitest: Vitest, onRefused: (message: string) => void): void {
+  const marker = Symbol.for('assembly-world-bench.cancel-guard')
+  if (Reflect.get(vitest, marker) === true) return
+  Reflect.set(vitest, marker, true)
+  const cancel = vitest.cancelCurrentRun.bind(vitest)
+  vitest.cancelCurrentRun = async (reason) => {
+    const fromPage = (new Error().stack ?? '').split('\n').slice(2).some(frame => BROWSER_RPC_FRAME.test(frame))
+    if (fromPage) {
+      const bail = vitest.config.bail ?? 0
+      const failed = vitest.state.getCountOfFailedTests()
+      if (!(reason === 'test-failure' && bail > 0 && failed >= bail)) {
+        onRefused(`a page asked Vitest to cancel the run (${String(reason)}) and was refused${reason === 'test-failure' ? ` (bail ${bail}, ${failed} failed tests in Node's count)` : ''}`)
+        return
+      }
+    }
+    await cancel(reason)
+  }
+}

@@ -1,0 +1,59 @@
+// The gate in front of Vitest's browser API and Vite's HMR socket, on upgrade requests as Node's HTTP server hands
+// them over: a page of another origin, a sandboxed frame (Origin null), a local process (no Origin), a session that
+// is not live, a page naming another project — each refused; the run's own page goes through.
+import type { IncomingMessage } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import type { Vitest } from 'vitest/node'
+import { CLOSED_SESSION, refusalOf } from '../../../plugin/vitest-compat/index.ts'
+
+const HOST = '127.0.0.1:63315'
+
+function upgrade(path: string, headers: Record<string, string>): IncomingMessage {
+  return { url: path, headers: { host: HOST, ...headers } } as unknown as IncomingMessage
+}
+
+/** Vitest's sessions as the browser API reads them: one live session of project `chair`, one closed. */
+const vitest = {
+  _browserSessions: {
+    closedSessionIds: new Set(['gone']),
+    getSession: (id: string) => (id === 'live' ? { project: { name: 'chair' } } : undefined),
+  },
+} as unknown as Vitest
+
+const api = (query: string) => `/__vitest_browser_api__?type=tester&rpcId=r&${query}&token=t`
+
+describe('refusalOf', () => {
+  it('lets the run\'s own page through, for its own session and project', () => {
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), { origin: `http://${HOST}` }), vitest)).toBeUndefined()
+    expect(refusalOf(upgrade('/?token=t', { origin: `http://${HOST}`, 'sec-websocket-protocol': 'vite-hmr' }), vitest)).toBeUndefined()
+  })
+
+  it('leaves other upgrades alone', () => {
+    expect(refusalOf(upgrade('/elsewhere', {}), vitest)).toBeUndefined()
+  })
+
+  it('refuses a sandboxed frame (Origin null) and a local process that sends no Origin', () => {
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), { origin: 'null' }), vitest)).toMatch(/without a page origin \(null/)
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), {}), vitest)).toMatch(/without a page origin \(none sent/)
+    expect(refusalOf(upgrade('/?token=t', { origin: 'null', 'sec-websocket-protocol': 'vite-hmr' }), vitest)).toMatch(/an HMR connection without a page origin/)
+  })
+
+  it('refuses a foreign or malformed origin, also for HMR', () => {
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), { origin: 'http://127.0.0.1:9999' }), vitest)).toMatch(/foreign origin/)
+    expect(refusalOf(upgrade('/', { origin: 'http://evil.example', 'sec-websocket-protocol': 'vite-hmr' }), vitest)).toMatch(/foreign origin/)
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), { origin: '::' }), vitest)).toMatch(/malformed origin/)
+  })
+
+  it('refuses a session that is not live, and a page naming another project', () => {
+    const origin = `http://${HOST}`
+    expect(refusalOf(upgrade(api('sessionId=forged&projectName=chair'), { origin }), vitest)).toMatch(/session that is not live \("forged"\)/)
+    expect(refusalOf(upgrade(api('projectName=chair'), { origin }), vitest)).toMatch(/session that is not live \(null\)/)
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=table'), { origin }), vitest)).toMatch(/from a page of project "chair" naming another project/)
+    // Before Vitest is known, no session can be checked: refused.
+    expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), { origin }), undefined)).toMatch(/not live/)
+  })
+
+  it('refuses an ended session\'s page quietly, as Vitest does', () => {
+    expect(refusalOf(upgrade(api('sessionId=gone&projectName=chair'), { origin: `http://${HOST}` }), vitest)).toBe(CLOSED_SESSION)
+  })
+})
