@@ -15,10 +15,10 @@ import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
-import { assertKnownKeys, BUNDLED_BENCHMARK, BUNDLED_FIXTURES, BUNDLED_GENERATOR, resolveOptions, thresholdsFor, type AssemblyWorldOptions, type ResolvedOptions } from './options.ts'
+import { assertKnownKeys, BUNDLED_BENCHMARK, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
 import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
-import { createServeGuard, expandProtectedDirs, fsDenyPatterns } from './serve-guard.ts'
+import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
 import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
@@ -98,7 +98,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const shared = {
         optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
         // Every Vite server of the run (the block projects' browser servers included) refuses the answers.
-        server: { fs: { deny: fsDenyPatterns(protectedDirs(settings, pkg.root)) } },
+        server: { fs: { deny: fsDenyPatterns(runProtectedDirs(settings, pkg.root)) } },
       }
       // Vitest resolves each project's config through the same plugins: add projects only at the root.
       if (userConfig.test?.name !== undefined) return shared
@@ -184,7 +184,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const settings = resolved
       // Vitest's browser API and Vite's HMR socket only from the run's own pages, each for its own project.
       guardBrowserApi(server, { vitest: () => runningVitest, onRefused: refused })
-      const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(protectedDirs(settings, pkg.root)) }))
+      const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(runProtectedDirs(settings, pkg.root)) }))
       server.middlewares.use((req, res, next) => {
         // Fails closed: if the package could not be opened, nothing is served (the run stops on that error anyway).
         void guard.then(handle => handle(req, res, next), () => {
@@ -198,22 +198,4 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       })
     },
   }
-}
-
-/**
- * What no page may read: the package, the runs (earlier final episodes solve samples), the demonstrations (scripts
- * that solve samples) and the bundled fixtures (their generator). None may contain this project's own files, which
- * the page needs, nor a page agent module.
- */
-function protectedDirs(settings: ResolvedOptions, packageRoot: string): string[] {
-  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, BUNDLED_FIXTURES, BUNDLED_GENERATOR]
-  for (const dir of dirs) {
-    if (PACKAGE_ROOT === dir || PACKAGE_ROOT.startsWith(`${dir}/`)) {
-      throw new Error(`assemblyWorld: ${dir} (benchmark, runsRoot or demonstrations) contains the plugin itself; agents must not read it, so it needs a folder of its own`)
-    }
-    if (settings.agent.startsWith(`${dir}/`)) {
-      throw new Error(`assemblyWorld: the agent module ${settings.agent} lies in ${dir}, which is never served to the page (benchmark, runs, demonstrations); move it elsewhere in the project`)
-    }
-  }
-  return dirs
 }

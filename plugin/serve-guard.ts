@@ -3,7 +3,8 @@
 // fixtures (their generator). Page code and any local process reach the server; neither may read these.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { realpathSync } from 'node:fs'
-import { posix, resolve } from 'node:path'
+import { join, posix, resolve } from 'node:path'
+import { BUNDLED_FIXTURES, BUNDLED_GENERATOR, PACKAGE_ROOT } from '../src/shared/package-root.ts'
 
 /** Vite's own default `server.fs.deny`: setting the option replaces it, so it is repeated here. */
 const VITE_DEFAULT_DENY = ['.env', '.env.*', '*.{crt,pem,key,p12,pfx,cer,der}', '.npmrc', '.yarnrc.yml', '**/.git/**']
@@ -108,4 +109,23 @@ function pathCandidates(text: string, root: string): string[] {
 
 function toPosix(path: string): string {
   return path.replace(/\\/g, '/')
+}
+
+/**
+ * What no page of a run may read: the package, the runs (earlier final episodes solve samples), the demonstrations
+ * (scripts that solve samples) and the bundled fixtures with their generator, from sources and compiled (a checkout
+ * where `npm run build` ran has `dist/fixtures/generator` too). None may contain this project's own files, which the
+ * page needs, nor a page agent module.
+ */
+export function runProtectedDirs(settings: { benchmark: string; runsRoot: string; demonstrations: string; agent: string }, packageRoot: string): string[] {
+  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, BUNDLED_FIXTURES, BUNDLED_GENERATOR, join(PACKAGE_ROOT, 'dist', 'fixtures')]
+  for (const dir of dirs) {
+    if (PACKAGE_ROOT === dir || PACKAGE_ROOT.startsWith(`${dir}/`)) {
+      throw new Error(`assemblyWorld: ${dir} (benchmark, runsRoot or demonstrations) contains the plugin itself; agents must not read it, so it needs a folder of its own`)
+    }
+    if (settings.agent.startsWith(`${dir}/`)) {
+      throw new Error(`assemblyWorld: the agent module ${settings.agent} lies in ${dir}, which is never served to the page (benchmark, runs, demonstrations); move it elsewhere in the project`)
+    }
+  }
+  return [...new Set(dirs)]
 }

@@ -1,5 +1,7 @@
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fsDenyPatterns, isProtectedUrl } from '../../../plugin/serve-guard.ts'
+import { expandProtectedDirs, fsDenyPatterns, isProtectedUrl, runProtectedDirs } from '../../../plugin/serve-guard.ts'
+import { PACKAGE_ROOT } from '../../../src/shared/package-root.ts'
 
 const options = { root: '/repo', protectedDirs: ['/repo/fixtures', '/data/pkg', '/repo/runs'] }
 
@@ -43,5 +45,21 @@ describe('the serve guard', () => {
   it('keeps Vite\'s default deny list and adds the protected folders and every evaluation.json', () => {
     const deny = fsDenyPatterns(['/data/pkg'])
     expect(deny).toEqual(expect.arrayContaining(['.env', '**/.git/**', '**/evaluation.json', '/data/pkg', '/data/pkg/**']))
+  })
+})
+
+describe('runProtectedDirs', () => {
+  const settings = { benchmark: '/data/pkg', runsRoot: '/work/runs', demonstrations: '/work/demos', agent: 'replay' }
+
+  it('protects the compiled fixture generator of a checkout where `npm run build` ran, besides its sources', () => {
+    const dirs = runProtectedDirs(settings, '/data/pkg')
+    expect(dirs).toContain(join(PACKAGE_ROOT, 'dist', 'fixtures'))
+    expect(dirs).toContain(join(PACKAGE_ROOT, 'fixtures'))
+    expect(isProtectedUrl('/dist/fixtures/generator/index.js', { root: PACKAGE_ROOT, protectedDirs: expandProtectedDirs(dirs) })).toBe(true)
+  })
+
+  it('refuses a folder that holds the plugin itself, or an agent module in a protected folder', () => {
+    expect(() => runProtectedDirs({ ...settings, runsRoot: dirname(PACKAGE_ROOT) }, '/data/pkg')).toThrow(/contains the plugin itself/)
+    expect(() => runProtectedDirs({ ...settings, agent: '/work/demos/agent.ts' }, '/data/pkg')).toThrow(/never served to the page/)
   })
 })
