@@ -11,9 +11,17 @@ import { scoreFinalEpisode } from './score-final.ts'
 
 const FINAL_EPISODE = 'final.episode.zip'
 
-/** Scores `selected` against `pkg`; never throws for a broken sample (it becomes an error row). */
+/**
+ * Scores `selected` against `pkg`; never throws for a broken sample (it becomes an error row). An attempt whose seal
+ * fails is an error row too, PA 0 and SR 0, built from nothing its records say: it counts as a failure rather than
+ * leaving the rows, so that breaking a failed sample's records can never raise its block's SR.
+ */
 export async function attemptRow(selected: SelectedAttempt, pkg: BenchmarkPackage, scorer: SampleScorer): Promise<MetricsRow> {
   const attempt = selected.attempt
+  if (selected.seal?.flagged === true) {
+    const untrusted: BaseFields = { block: selected.block, sample_id: selected.sampleId, run: attempt?.run ?? null, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true }
+    return { ...untrusted, ...errorFields(new EvaluateError('EVALUATE_SEAL_BROKEN', `${selected.seal.message ?? 'its seal fails'}; its records are not trusted, so it is not scored: run the sample again (AWB_RESUME re-runs it)`)) }
+  }
   const base = await baseFields(selected.block, selected.sampleId, attempt)
   if (selected.kind === 'error') return { ...base, ...errorFields(new EvaluateError('EVALUATE_ATTEMPT_UNUSABLE', selected.error)) }
   try {

@@ -9,6 +9,8 @@ export const EVALUATE_ERROR_CODES = [
   'EVALUATE_RUN_MISMATCH',
   'EVALUATE_HASH_CHANGED',
   'EVALUATE_ROW_INVALID',
+  /** The attempt's folder fails its seal (a changed, planted or removed file, an untrusted seal): not scored. */
+  'EVALUATE_SEAL_BROKEN',
 ] as const
 
 export type EvaluateErrorCode = (typeof EVALUATE_ERROR_CODES)[number]

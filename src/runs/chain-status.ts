@@ -1,14 +1,19 @@
 // Where a run chain stands (runner.md §7): the newest record of each sample along `source_run`, each sample's
-// state, whether the run's process is still alive, and what a resume must run again. Reads; writes nothing.
+// state (its seal checked), whether the run's process is still alive, and what a resume must run again. Reads only.
 import { compareCodePoints } from '../shared/code-points.ts'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { readRunChain } from './run-chain.ts'
+import { isRunAlive } from './run-process.ts'
 import type { AttemptRecord, RunRecord } from './read-run.ts'
+import { sealedButRemoved, verifyRunSeals, type RunSeals, type SampleSeal } from './verify-seals.ts'
 
-/** A sample's state in a chain. `interrupted`: its process died mid-sample; `damaged`: completed, archive gone or changed. */
+/**
+ * A sample's state in a chain. `interrupted`: its process died mid-sample; `damaged`: its records are not to be
+ * trusted: its seal fails (a changed, planted or missing file, an untrusted seal line, an ended sample without a seal
+ * in a run that seals), or, in a run made before seals, it completed and its archive is gone or changed.
+ */
 export type SampleState = 'pending' | 'running' | 'completed' | 'failed' | 'interrupted' | 'damaged'
 
 /** A run's state; `interrupted` is a run.json still `running` whose process is gone. */
@@ -20,6 +25,10 @@ export interface ChainSample {
   state: SampleState
   /** The newest record along the chain. */
   attempt: AttemptRecord
+  /** Its folder checked against its run's seals. */
+  seal: SampleSeal | undefined
+  /** Why it is `damaged`: which run, sample and file, and what differs. */
+  damage: string | undefined
 }
 
 export interface ChainStatus {
@@ -30,59 +39,43 @@ export interface ChainStatus {
   state: RunState
   samples: ChainSample[]
   counts: Partial<Record<SampleState, number>>
+  /** Each run's seals checked, in chain order (ancestors first). */
+  seals: RunSeals[]
 }
 
-/** The process that writes a run, recorded in run.json so that a reader can tell a live run from a dead one. */
-export interface RunProcess {
-  pid: number
-  host: string
-}
-
-export function currentProcess(): RunProcess {
-  return { pid: process.pid, host: hostname() }
-}
-
-/** Whether the run's writer is alive: unknown writers (other runners, other hosts) count as alive. */
-export function isRunAlive(run: RunRecord): boolean {
-  if (run.json.status !== 'running') return false
-  const writer = (run.json as { process?: Partial<RunProcess> }).process
-  if (typeof writer?.pid !== 'number' || writer.host !== hostname()) return true
-  try {
-    process.kill(writer.pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+export { currentProcess, isRunAlive, type RunProcess } from './run-process.ts'
 
 export function runState(run: RunRecord): RunState {
   if (run.json.status === 'running' && !isRunAlive(run)) return 'interrupted'
   return run.json.status
 }
 
-/** Reads `runDir`'s chain and the state of every sample recorded anywhere in it. */
+/** Reads `runDir`'s chain and the state of every sample recorded anywhere in it, each checked against its seal. */
 export async function chainStatus(runDir: string): Promise<ChainStatus> {
   const chain = await readRunChain(runDir)
   const run = chain.at(-1)!
   const alive = new Map(chain.map(one => [one.dir, isRunAlive(one)]))
+  const seals = await Promise.all(chain.map(one => verifyRunSeals(one, { live: alive.get(one.dir) ?? false })))
+  const sealOf = new Map(seals.flatMap(one => one.samples.map(sample => [sample.dir, sample] as const)))
   const newest = new Map<string, AttemptRecord>()
-  for (const one of chain) {
-    for (const attempt of one.attempts) {
+  chain.forEach((one, position) => {
+    for (const attempt of [...one.attempts, ...sealedButRemoved(one, seals[position]!)]) {
       const key = JSON.stringify([attempt.block, attempt.sampleId])
       // A later run's record replaces an earlier one unless it never got past `pending`.
       if (attempt.result?.status === 'pending' && newest.has(key)) continue
       newest.set(key, attempt)
     }
-  }
+  })
   const samples: ChainSample[] = []
   for (const attempt of newest.values()) {
-    samples.push({ block: attempt.block, sampleId: attempt.sampleId, state: await sampleState(attempt, alive.get(attempt.run) ?? false), attempt })
+    const seal = sealOf.get(attempt.dir)
+    const { state, damage } = await sampleState(attempt, seal, alive.get(attempt.run) ?? false)
+    samples.push({ block: attempt.block, sampleId: attempt.sampleId, state, attempt, seal, damage })
   }
   samples.sort((a, b) => compareCodePoints(a.block, b.block) || compareCodePoints(a.sampleId, b.sampleId))
   const counts: Partial<Record<SampleState, number>> = {}
   for (const sample of samples) counts[sample.state] = (counts[sample.state] ?? 0) + 1
-  return { run, chain, state: runState(run), samples, counts }
+  return { run, chain, state: runState(run), samples, counts, seals }
 }
 
 /** Samples a resume runs again (runner.md §7.2 rule 3): unfinished, interrupted or damaged; failed ones on request. */
@@ -90,18 +83,22 @@ export function needsRun(state: SampleState, retryFailed: boolean): boolean {
   return state === 'pending' || state === 'running' || state === 'interrupted' || state === 'damaged' || (retryFailed && state === 'failed')
 }
 
-async function sampleState(attempt: AttemptRecord, isAlive: boolean): Promise<SampleState> {
+async function sampleState(attempt: AttemptRecord, seal: SampleSeal | undefined, isAlive: boolean): Promise<{ state: SampleState; damage?: string }> {
+  // A failed seal outranks what the records say: they are exactly what cannot be believed.
+  if (seal?.flagged === true) return { state: 'damaged', damage: seal.message ?? `${attempt.dir}: its seal fails` }
   const result = attempt.result
-  if (result === undefined || result.status === 'pending') return 'pending'
-  if (result.status === 'running') return isAlive ? 'running' : 'interrupted'
-  if (result.execution?.status === 'interrupted') return 'interrupted'
-  if (result.status === 'failed') return 'failed'
+  if (result === undefined || result.status === 'pending') return { state: 'pending' }
+  if (result.status === 'running') return { state: isAlive ? 'running' : 'interrupted' }
+  if (result.execution?.status === 'interrupted') return { state: 'interrupted' }
+  if (result.status === 'failed') return { state: 'failed' }
   const expected = result.archive?.sha256
-  if (result.archive?.status !== 'saved' || typeof expected !== 'string') return 'completed'
+  if (result.archive?.status !== 'saved' || typeof expected !== 'string') return { state: 'completed' }
+  const damaged = (what: string) => ({ state: 'damaged' as const, damage: `run ${attempt.run}: ${attempt.block} / ${attempt.sampleId}: ${what}` })
   try {
     const bytes = await readFile(join(attempt.dir, 'final.episode.zip'))
-    return createHash('sha256').update(bytes).digest('hex') === expected ? 'completed' : 'damaged'
+    const found = createHash('sha256').update(bytes).digest('hex')
+    return found === expected ? { state: 'completed' } : damaged(`final.episode.zip has SHA-256 ${found}, but result.json records ${expected}`)
   } catch {
-    return 'damaged'
+    return damaged('final.episode.zip is missing although result.json says it was saved')
   }
 }

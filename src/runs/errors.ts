@@ -1,4 +1,4 @@
-// Error type and codes of run records (run.json, result.json, chains, attempt selection); no behaviour here.
+// Error type and codes of run records (run.json, result.json, seals, chains, attempt selection); no behaviour here.
 import { AwbError, type AwbErrorOptions } from '../shared/errors.ts'
 
 export const RUN_ERROR_CODES = [
@@ -8,6 +8,10 @@ export const RUN_ERROR_CODES = [
   'RUN_OUTPUT_EXISTS',
   'RUN_OUTPUT_INSIDE_INPUT',
   'RUN_STILL_RUNNING',
+  /** A sample's conversation log would grow past its cap; the record was refused. */
+  'RUN_RECORD_CAP',
+  /** A write to a sample whose records were sealed (it has ended); sealed records are never changed. */
+  'RUN_SAMPLE_SEALED',
 ] as const
 
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number]

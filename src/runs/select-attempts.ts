@@ -1,17 +1,25 @@
-// Picks the attempt to score for every (block, sample) across run chains (scoring.md §9.1); scores nothing.
+// Picks the attempt to score for every (block, sample) across run chains (scoring.md §9.1), each checked against its
+// run's seals; scores nothing.
 import { compareCodePoints } from '../shared/code-points.ts'
 import type { AttemptRecord, RunRecord } from './read-run.ts'
 import { readRunChain } from './run-chain.ts'
+import { sealedButRemoved, verifyRunSeals, type SampleSeal } from './verify-seals.ts'
 
-/** The outcome of selection for one (block, sample): the attempt to score, or why none can be. */
+/**
+ * The outcome of selection for one (block, sample): the attempt to score, or why none can be. `seal`: the attempt's
+ * folder checked against its seal; an attempt whose seal is flagged is an error (`seal` says why), never scored.
+ */
 export type SelectedAttempt =
-  | { kind: 'attempt'; block: string; sampleId: string; attempt: AttemptRecord }
-  | { kind: 'error'; block: string; sampleId: string; error: string; attempt: AttemptRecord | undefined }
+  | { kind: 'attempt'; block: string; sampleId: string; attempt: AttemptRecord; seal?: SampleSeal | undefined }
+  | { kind: 'error'; block: string; sampleId: string; error: string; attempt: AttemptRecord | undefined; seal?: SampleSeal | undefined }
 
 /**
  * Reads every run's `source_run` chain and, per (block, sample), takes the newest actual attempt: `pending`
  * records are skipped; a newer failure or unfinished attempt never falls back to an older success. Records in
- * runs that are not on one chain are errors (`Ambiguous sibling attempts` when the runs share an ancestor).
+ * runs that are not on one chain are errors (`Ambiguous sibling attempts` when the runs share an ancestor). The
+ * selected attempt's seal is checked: a flagged one (changed, planted or removed files, an untrusted seal, an ended
+ * sample with no seal in a run that seals) is an error, and a sealed sample whose folder is gone still takes part,
+ * as such an error, so that removing a folder cannot drop a failure from the rows.
  * Result order: block, then sample id, in plain code-point order.
  */
 export async function selectAttempts(runDirs: readonly string[]): Promise<SelectedAttempt[]> {
@@ -25,16 +33,28 @@ export async function selectAttempts(runDirs: readonly string[]): Promise<Select
     })
   }
   const byKey = new Map<string, AttemptRecord[]>()
+  const sealOf = new Map<string, SampleSeal>()
   for (const runDir of ancestors.keys()) {
     const run = cache.get(runDir)
-    for (const attempt of run?.attempts ?? []) {
+    if (run === undefined) continue
+    const seals = await verifyRunSeals(run)
+    for (const sample of seals.samples) sealOf.set(sample.dir, sample)
+    for (const attempt of [...run.attempts, ...sealedButRemoved(run, seals)]) {
       if (attempt.result?.status === 'pending') continue
       const key = JSON.stringify([attempt.block, attempt.sampleId])
       byKey.set(key, [...(byKey.get(key) ?? []), attempt])
     }
   }
-  const selected = [...byKey.values()].map(attempts => selectOne(attempts, ancestors))
+  const selected = [...byKey.values()].map(attempts => withSeal(selectOne(attempts, ancestors), sealOf))
   return selected.sort((a, b) => compareCodePoints(a.block, b.block) || compareCodePoints(a.sampleId, b.sampleId))
+}
+
+/** Attaches the selected attempt's seal; a flagged seal turns the selection into an error saying why. */
+function withSeal(selected: SelectedAttempt, sealOf: ReadonlyMap<string, SampleSeal>): SelectedAttempt {
+  if (selected.attempt === undefined) return selected
+  const seal = sealOf.get(selected.attempt.dir)
+  if (seal?.flagged !== true) return { ...selected, seal }
+  return { kind: 'error', block: selected.block, sampleId: selected.sampleId, attempt: selected.attempt, seal, error: seal.message ?? `${selected.attempt.dir}: its seal fails` }
 }
 
 function selectOne(attempts: AttemptRecord[], ancestors: ReadonlyMap<string, ReadonlySet<string>>): SelectedAttempt {

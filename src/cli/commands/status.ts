@@ -1,4 +1,5 @@
-// `awb status [RUN] [--runs DIR] [--json]`: where a run chain stands (runner.md §7.1), as JSON or a table per block.
+// `awb status [RUN] [--runs DIR] [--json]`: where a run chain stands (runner.md §7.1), as JSON or a table per block,
+// with each run's seals and why each damaged sample is damaged.
 import * as z from 'zod'
 import { UsageError } from '../usage-error.ts'
 
@@ -22,6 +23,16 @@ export async function run(args: unknown[]): Promise<number> {
       source_run: json.source_run ?? null,
       samples: Object.fromEntries(status.samples.map(sample => [`${sample.block}/${sample.sampleId}`, sample.state])),
       counts: status.counts,
+      // Why each damaged sample is damaged, and each run's seals (runner.md §7.1 has no place for them: added here).
+      damaged: Object.fromEntries(status.samples.filter(sample => sample.state === 'damaged').map(sample => [`${sample.block}/${sample.sampleId}`, sample.damage ?? null])),
+      seals: status.seals.map(seals => ({
+        run: seals.run,
+        mode: seals.mode,
+        count: seals.count,
+        head: seals.head,
+        chain_problems: seals.chainProblems,
+        samples: Object.fromEntries(seals.samples.map(sample => [`${sample.block}/${sample.sampleId}`, sample.verdict])),
+      })),
     }, null, 2)}\n`)
     return 0
   }
@@ -61,5 +72,19 @@ export function formatStatus(status: Status): string {
     line(header),
     line(widths.map(width => '─'.repeat(width))),
     ...rows.map(line),
+    ...sealLines(status),
   ].join('\n')
+}
+
+/** Each run's seals in one line, then every damaged sample with why (which run, sample and file, what differs). */
+export function sealLines(status: Status): string[] {
+  const lines = status.seals.map((seals) => {
+    const name = seals.run === status.run.dir ? 'this run' : seals.run
+    if (seals.mode === 'legacy') return `seals (${name}): none; the run predates sealed records, so its files cannot be checked`
+    const flagged = seals.flagged.length
+    const chain = seals.chainProblems.length === 0 ? '' : `; ${seals.chainProblems.join('; ')}`
+    return `seals (${name}): ${seals.count} sealed, ${flagged === 0 ? 'every sample intact' : `${flagged} flagged`}${chain}${seals.head === null ? '' : ` (head ${seals.head})`}`
+  })
+  const damaged = status.samples.filter(sample => sample.state === 'damaged')
+  return [...lines, ...damaged.map(sample => `damaged ${sample.damage ?? `${sample.block} / ${sample.sampleId}`}; a resume runs it again`)]
 }

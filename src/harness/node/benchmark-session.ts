@@ -13,7 +13,7 @@ import { sha256Hex } from '../../episode/index.ts'
 import { createScorer, errorFields, scoreFinalEpisode, type ErrorFields, type MetricsRow, type SampleScorer, type ScoredFields } from '../../evaluate/index.ts'
 import { modelRequest } from '../../llm/index.ts'
 import { findSample, openPackage, pageContentType, readPage, sampleKey, type BenchmarkPackage } from '../../package/index.ts'
-import { codeCommit, RunWriter, runVersions } from '../../runs/index.ts'
+import { codeCommit, RunError, RunWriter, runVersions } from '../../runs/index.ts'
 import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 import { FinishSampleRequestSchema, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
 import { agentFor, agentKindOf } from './agent-spec.ts'
@@ -509,7 +509,14 @@ export class BenchmarkSession {
     }
     const text = JSON.stringify(entry)
     if (text.length > MAX_RECORD_CHARS) throw new RangeError(`a conversation record is larger than ${MAX_RECORD_CHARS} characters`)
-    await (await this.runWriter()).appendConversation(block, sampleId, entry as { type: string } & Record<string, unknown>)
+    try {
+      await (await this.runWriter()).appendConversation(block, sampleId, entry as { type: string } & Record<string, unknown>)
+    } catch (error) {
+      // Past the per-sample cap the log stays as it is and the sample ends here, failed with the cap's message: its
+      // agent is stopped (the gate aborts its Node-side work) instead of filling the disk or crashing the run.
+      if (error instanceof RunError && error.code === 'RUN_RECORD_CAP') await this.abandonSample(block, sampleId, error.message)
+      throw error
+    }
   }
 
   /** Keeps the page's picture of the final scene as final.png (a PNG, or nothing). */

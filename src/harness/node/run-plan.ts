@@ -61,6 +61,11 @@ export interface ResumePlan {
   sourceRun: string
   /** Per `block\0sampleId`: the chain's newest record, when that sample needs no new attempt. */
   recorded: Map<string, ChainSample>
+  /**
+   * Why each `damaged` sample runs again: its seal fails (a changed, planted or removed file…) or its archive
+   * changed; one line each, naming the run, the sample and the file. Empty when every record checks out.
+   */
+  damaged: string[]
 }
 
 /** `latest` or a run directory → the run directory (the newest in `runsRoot` for `latest`). */
@@ -80,7 +85,8 @@ export async function resolveResumeRun(resume: string, runsRoot: string): Promis
 
 /**
  * Reads the chain of the run to resume: every sample whose newest record is completed (or failed, unless
- * `retryFailed`) is reported from that record; the others run again. A run whose process is still alive is refused.
+ * `retryFailed`) and passes its seal is reported from that record; the others run again, damaged ones included.
+ * A run whose process is still alive is refused.
  */
 export async function planResume(options: { resume: string; runsRoot: string; retryFailed: boolean; pkg: BenchmarkPackage }): Promise<ResumePlan> {
   const runDir = await resolveResumeRun(options.resume, options.runsRoot)
@@ -91,12 +97,15 @@ export async function planResume(options: { resume: string; runsRoot: string; re
   }
   const known = new Set(options.pkg.blocks.flatMap(block => block.samples.map(sample => sampleKey(block.name, sample.id))))
   const recorded = new Map<string, ChainSample>()
+  const damaged: string[] = []
   for (const sample of status.samples) {
     const id = sampleKey(sample.block, sample.sampleId)
     if (!known.has(id)) throw new RunError('RUN_RECORD_INVALID', `${sample.attempt.dir} records ${sample.block} / ${sample.sampleId}, which is not in the package ${options.pkg.root}; resume with the package the run was made on`, { file: sample.attempt.dir })
+    // A damaged record (its seal fails) is never reported: the sample runs again.
+    if (sample.state === 'damaged') damaged.push(`${sample.damage ?? `${sample.block} / ${sample.sampleId} is damaged`}; it runs again`)
     if (!needsRun(sample.state, options.retryFailed)) recorded.set(id, sample)
   }
-  return { sourceRun: status.run.dir, recorded }
+  return { sourceRun: status.run.dir, recorded, damaged }
 }
 
 /**

@@ -7,7 +7,7 @@ import { decodeEpisode, type Episode } from '../../episode/index.ts'
 import { benchmarkLayout, type MetricsRow, type SampleScorer } from '../../evaluate/index.ts'
 import { computeRunCurves, isFailedCurve, recordedPackageDir, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
 import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
-import { readRun, selectAttempts } from '../../runs/index.ts'
+import { readRun, selectAttempts, type SelectedAttempt } from '../../runs/index.ts'
 import { summarize } from '../../scoring/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { readMetricsRows, writeCurves } from '../columnar/index.ts'
@@ -16,7 +16,7 @@ import { comparePaired, type PairedComparison } from '../paired/index.ts'
 import { bundleReportApp } from './bundle-app.ts'
 import { readCurvesFile } from './curves-file.ts'
 import { renderReportPage } from './render-page.ts'
-import type { ReportData, ReportSample } from './report-types.ts'
+import type { ReportData, ReportRecords, ReportSample } from './report-types.ts'
 import { buildViewerScene } from './scene-data.ts'
 import { lastCapture, renderFinalCaptures } from './final-captures.ts'
 
@@ -40,6 +40,8 @@ export interface BuiltReport {
   path: string
   comparison: PairedComparison | null
   baselineRows: MetricsRow[] | null
+  /** The records check shown in the report (flagged samples, with what differs). */
+  records: ReportRecords
 }
 
 const ASSETS = 'assets'
@@ -61,19 +63,26 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const comparison = baselineRows === null ? null : comparePaired(rows, baselineRows)
   const out = resolve(options.outDir ?? join(run.dir, 'report'))
   await prepareOutDir(out)
-  const attempts = new Map((await selectAttempts([run.dir])).map(one => [`${one.block}/${one.sampleId}`, one.attempt?.dir]))
+  const selected = new Map((await selectAttempts([run.dir])).map(one => [`${one.block}/${one.sampleId}`, one]))
+  // A flagged attempt's files are not shown: its replay and capture would present what was planted as the run's.
+  const attempts = new Map([...selected].map(([key, one]) => [key, one.seal?.flagged === true ? undefined : one.attempt?.dir]))
   const captures = options.captures === false ? new Map<string, Uint8Array>() : await finalCaptures(rows, attempts, log)
   const samples: ReportSample[] = []
   for (const row of rows) {
     const key = `${row.block}/${row.sample_id}`
-    samples.push(await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(key)))
+    const one = selected.get(key)
+    const sample = await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(key))
+    samples.push({ ...sample, seal: one?.seal?.verdict ?? null, integrity: recordsProblem(row, one) })
   }
+  const records = recordsCheck(samples, [...selected.values()])
+  for (const line of records.flagged) log(`awb report: records not trusted: ${line}`)
   const data: ReportData = {
     title: `AssemblyWorldBench run ${basename(run.dir)}`,
     run: run.dir,
     generated_at: new Date().toISOString(),
     samples,
     comparison,
+    records,
   }
   const layout = benchmarkLayout(pkg)
   const html = renderReportPage({
@@ -85,7 +94,34 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   })
   const path = join(out, REPORT_MARKER)
   await writeFileAtomic(path, html)
-  return { path, comparison, baselineRows }
+  return { path, comparison, baselineRows, records }
+}
+
+/**
+ * What is wrong with a row's records: its attempt's seal fails, or the run's metrics.jsonl row (written after the
+ * samples, outside any seal) is not the row the sealed result.json recorded.
+ */
+function recordsProblem(row: MetricsRow, selected: SelectedAttempt | undefined): string | null {
+  if (selected?.seal?.flagged === true) return selected.seal.message
+  const recorded = selected?.kind === 'attempt' && selected.seal?.verdict === 'ok' ? (selected.attempt.result as { metrics?: Partial<MetricsRow> } | undefined)?.metrics : undefined
+  if (recorded === undefined) return null
+  const differing = (['status', 'SR', 'PA', 'SCD'] as const).filter(field => recorded[field] !== row[field])
+  if (differing.length === 0) return null
+  return `run ${selected!.attempt!.run}: ${row.block} / ${row.sample_id}: metrics.jsonl says ${differing.map(field => `${field} ${String(row[field])}`).join(', ')}, but the sealed result.json records ${differing.map(field => `${field} ${String(recorded[field])}`).join(', ')}`
+}
+
+/** Counts of the records check and every flagged line, also for recorded attempts that have no row. */
+function recordsCheck(samples: readonly ReportSample[], selected: readonly SelectedAttempt[]): ReportRecords {
+  const withRow = new Set(samples.map(sample => sample.key))
+  const flagged = [
+    ...samples.flatMap(sample => (sample.integrity == null ? [] : [sample.integrity])),
+    ...selected.filter(one => !withRow.has(`${one.block}/${one.sampleId}`) && one.seal?.flagged === true).map(one => `${one.seal!.message ?? one.sampleId} (and metrics.jsonl has no row for it)`),
+  ]
+  return {
+    sealed: selected.filter(one => one.seal?.verdict === 'ok').length,
+    unsealed: selected.filter(one => one.seal?.verdict === 'unsealed' && !one.seal.flagged).length,
+    flagged,
+  }
 }
 
 /** Rendered final scenes of the samples with a saved export; a browser that will not start only costs the images. */

@@ -45,10 +45,21 @@ function comparisonSection(data: ReportData, baselineName: string | null): strin
 </tbody></table>${changed.length === 0 ? '' : `<p>SR changed on: ${changed.map(s => `${escapeHtml(s.key)} (${s.outcome})`).join(', ')}</p>`}</section>`
 }
 
+/** The records check: every flagged sample with what differs, or that every seal held (or that there were none). */
+function recordsSection(data: ReportData): string {
+  const records = data.records
+  if (records === undefined) return ''
+  const verdict = records.flagged.length > 0
+    ? `<p class="verdict bad"><b class="bad">${records.flagged.length} sample${records.flagged.length === 1 ? '' : 's'} with records that are not to be trusted</b> (changed, planted or removed files since the sample was sealed, or rows unlike the sealed ones); their rows are not the run's:</p><ul>${records.flagged.map(line => `<li><code>${escapeHtml(line)}</code></li>`).join('')}</ul>`
+    : records.sealed > 0 ? `<p class="muted">Every recorded sample's files match their seals (${records.sealed} sealed${records.unsealed > 0 ? `, ${records.unsealed} from runs made before seals, unchecked` : ''}).</p>`
+      : records.unsealed > 0 ? '<p class="muted">This run was made before seals: its files cannot be checked.</p>' : ''
+  return verdict === '' ? '' : `<section id="awb-records"><h2>Records</h2>${verdict}</section>`
+}
+
 function sampleRow(sample: ReportSample): string {
   const f = sample.figures
   const best = f === null ? '—' : `${f.best_SR} / ${num(f.best_PA)}${f.regressed ? ' <b class="bad">↓</b>' : ''}`
-  return `<tr data-key="${escapeHtml(sample.key)}" class="${sample.status === 'error' ? 'error' : sample.SR === 1 ? 'ok' : 'fail'}"><td>${escapeHtml(sample.block)}</td><td>${escapeHtml(sample.sample_id)}</td><td>${sample.SR}</td><td>${num(sample.PA)}</td><td>${num(sample.SCD)}</td><td>${sample.parts_correct ?? '—'}/${sample.parts_total ?? '—'}</td><td>${sample.tool_calls ?? '—'}</td><td>${best}</td>${sample.baseline === null ? '' : `<td>${sample.baseline.SR > 0 ? '+1' : sample.baseline.SR < 0 ? '−1' : '0'} / ${num(sample.baseline.PA)}</td>`}</tr>`
+  return `<tr data-key="${escapeHtml(sample.key)}" class="${sample.status === 'error' ? 'error' : sample.SR === 1 ? 'ok' : 'fail'}${sample.integrity == null ? '' : ' untrusted'}"${sample.integrity == null ? '' : ` title="${escapeHtml(sample.integrity)}"`}><td>${escapeHtml(sample.block)}</td><td>${escapeHtml(sample.sample_id)}</td><td>${sample.SR}</td><td>${num(sample.PA)}</td><td>${num(sample.SCD)}</td><td>${sample.parts_correct ?? '—'}/${sample.parts_total ?? '—'}</td><td>${sample.tool_calls ?? '—'}</td><td>${best}</td>${sample.baseline === null ? '' : `<td>${sample.baseline.SR > 0 ? '+1' : sample.baseline.SR < 0 ? '−1' : '0'} / ${num(sample.baseline.PA)}</td>`}</tr>`
 }
 
 export interface RenderPageInput {
@@ -68,7 +79,7 @@ export function renderReportPage(input: RenderPageInput): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>${escapeHtml(data.title)}</title><style>${REPORT_STYLE}</style></head>
 <body><header><h1>${escapeHtml(data.title)}</h1><p class="muted">run <code>${escapeHtml(data.run)}</code> · report written ${escapeHtml(data.generated_at)}</p></header>
-<main><section id="awb-summary"><h2>Blocks, sources, overall</h2>${summaryTable(input.summary, input.layout)}</section>
+<main>${recordsSection(data)}<section id="awb-summary"><h2>Blocks, sources, overall</h2>${summaryTable(input.summary, input.layout)}</section>
 ${comparisonSection(data, input.baselineName)}
 <section id="awb-list"><h2>Samples <span class="muted">(worst first; click a column to sort)</span></h2>
 <table id="awb-samples"><thead><tr><th data-sort="block">block</th><th data-sort="sample_id">sample</th><th data-sort="SR">SR</th><th data-sort="PA">PA</th><th data-sort="SCD">SCD</th><th data-sort="parts">parts</th><th data-sort="tool_calls">calls</th><th data-sort="worst">best SR / PA</th>${hasBaseline ? '<th>Δ SR / Δ PA</th>' : ''}</tr></thead>

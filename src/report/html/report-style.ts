@@ -9,6 +9,7 @@ th:first-child, td:first-child, #awb-samples td:nth-child(2), .timeline td:nth-c
 #awb-samples tbody tr { cursor: pointer; }
 tr.selected { background: #58a6ff33; }
 tr.error td:first-child, .bad { color: var(--bad); }
+tr.untrusted td:nth-child(-n+2) { color: var(--bad); text-decoration: line-through; }
 tr.aggregate td { font-weight: 600; }
 .muted { color: var(--muted); }
 #awb-comparison td:last-child, #awb-comparison th:last-child { text-align: left; }

@@ -1,6 +1,7 @@
 // The data one report page embeds (Node writes it, the page reads it); types only, shared by both sides.
 import type { CurveFigures, CurveStep } from '../../evaluate/curves/index.ts'
 import type { PairedComparison } from '../paired/index.ts'
+import type { SealVerdict } from '../../runs/index.ts'
 import type { ViewerScene } from './scene-data.ts'
 
 export interface ReportSample {
@@ -28,6 +29,20 @@ export interface ReportSample {
   scene: ViewerScene | null
   /** Per-sample paired delta against the baseline, when one was given. */
   baseline: { SR: number; PA: number; SCD: number | null } | null
+  /** Its records checked: the seal's verdict (null: no recorded attempt found). */
+  seal?: SealVerdict | null
+  /** What is wrong with its records (a failed seal, or a metrics.jsonl row unlike the sealed result.json); null when nothing. */
+  integrity?: string | null
+}
+
+/** The run's records as checked when the report was written. */
+export interface ReportRecords {
+  /** Samples whose seal held. */
+  sealed: number
+  /** Samples with no seal in a run made before seals (their files cannot be checked). */
+  unsealed: number
+  /** One line per sample whose records are not to be trusted: which run, sample and file, what differs. */
+  flagged: string[]
 }
 
 export interface ReportData {
@@ -36,4 +51,6 @@ export interface ReportData {
   generated_at: string
   samples: ReportSample[]
   comparison: PairedComparison | null
+  /** The records check (absent in reports written before seals). */
+  records?: ReportRecords
 }

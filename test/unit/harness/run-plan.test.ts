@@ -68,6 +68,11 @@ describe('recorded samples of a resumed run', () => {
     const result = JSON.parse(await readFile(resultPath, 'utf8')) as { metrics: Record<string, unknown> }
     result.metrics = { ...result.metrics, PA: 'zero', error: undefined }
     await writeFile(resultPath, JSON.stringify(result))
+    // A run made before seals: its records are read as they are (in a sealed run this edit makes the sample damaged and it runs again).
+    await rm(join(runDir, 'seals.jsonl'))
+    const runJson = JSON.parse(await readFile(join(runDir, 'run.json'), 'utf8')) as Record<string, unknown>
+    delete runJson.seals
+    await writeFile(join(runDir, 'run.json'), JSON.stringify(runJson))
     const session = await openSession(runDir)
     const error = await session.samplePlan(caller, BLOCK, SAMPLE).then(() => undefined, (caught: unknown) => caught)
     expect(error).toMatchObject({ code: 'EVALUATE_ROW_INVALID', file: resultPath })
