@@ -3,8 +3,8 @@
 import { basename, join } from 'node:path'
 import * as z from 'zod'
 import { describeIssues, parseMetricsRow } from '../../evaluate/index.ts'
-import { readRun, type AttemptRecord, type RunRecord } from '../../runs/index.ts'
-import { SampleTimingsSchema, SampleMetaSchema } from '../protocol.ts'
+import { readRun, verifyRunSeals, type AttemptRecord, type RunRecord, type RunSeals } from '../../runs/index.ts'
+import { SampleTimingsSchema } from '../protocol.ts'
 import type { LedgerEntry } from './ledger.ts'
 import { recordedFailure } from './run-plan.ts'
 
@@ -13,6 +13,9 @@ const RecordedHarnessSchema = z.object({
   timings_ms: SampleTimingsSchema.partial().optional(),
   scoring_backend: z.string().optional(),
 })
+
+/** What a report's (page-written) metadata may point at: the run that recorded the sample. Nothing else is read. */
+const ReportedRunSchema = z.object({ runDir: z.string(), recordedBy: z.string().optional() })
 
 /** The ledger entry of a recorded attempt whose result.json holds its official row (`metrics`); throws otherwise. */
 export function recordedEntry(attempt: AttemptRecord): LedgerEntry {
@@ -39,11 +42,12 @@ export function recordedEntry(attempt: AttemptRecord): LedgerEntry {
 /**
  * The records of the runs that blob reports name, found by run id in `runsRoot` (the shards' `runs/` folders,
  * copied next to their `.vitest-reports/`). The name a report gives is only a pointer: the row is read from the
- * run's own result.json, and a run or sample that is not there leaves the test without a record.
+ * run's own result.json, checked against the run's seals; a run or sample that is not there, or whose seal fails,
+ * leaves the test without a record.
  */
 export class RecordedRuns {
   private readonly runsRoot: string
-  private readonly runs = new Map<string, Promise<RunRecord | Error>>()
+  private readonly runs = new Map<string, Promise<{ run: RunRecord; seals: RunSeals } | Error>>()
   /** Why reported tests have no record here (the run fails: their rows cannot be trusted). */
   readonly problems: string[] = []
 
@@ -53,17 +57,24 @@ export class RecordedRuns {
 
   /** Node's record of `block / sampleId` in the run the test's report names, or undefined (with a problem noted). */
   async entryOf(block: string, sampleId: string, reportedMeta: unknown): Promise<LedgerEntry | undefined> {
-    const reported = SampleMetaSchema.safeParse(reportedMeta)
+    const reported = ReportedRunSchema.safeParse(reportedMeta)
     if (!reported.success) return undefined
     const runId = basename(reported.data.recordedBy ?? reported.data.runDir)
-    const run = await this.run(runId)
-    if (run instanceof Error) {
-      this.problems.push(`${block} / ${sampleId}: its run ${runId} is not readable in ${this.runsRoot} (${run.message}); copy each shard's runs folder there before --merge-reports`)
+    const read = await this.run(runId)
+    if (read instanceof Error) {
+      this.problems.push(`${block} / ${sampleId}: its run ${runId} is not readable in ${this.runsRoot} (${read.message}); copy each shard's runs folder there before --merge-reports`)
       return undefined
     }
+    const { run, seals } = read
     const attempt = run.attempts.find(candidate => candidate.block === block && candidate.sampleId === sampleId)
     if (attempt === undefined) {
       this.problems.push(`${block} / ${sampleId}: run ${runId} has no record of it`)
+      return undefined
+    }
+    // The shard's records as its Node sealed them: a changed, planted or missing file leaves the test without a row.
+    const seal = seals.samples.find(candidate => candidate.block === block && candidate.sampleId === sampleId)
+    if (seal?.flagged === true || seals.chainProblems.length > 0) {
+      this.problems.push(`${block} / ${sampleId}: its record in run ${runId} fails its seal: ${seal?.message ?? seals.chainProblems.join('; ')}`)
       return undefined
     }
     try {
@@ -74,12 +85,15 @@ export class RecordedRuns {
     }
   }
 
-  private run(runId: string): Promise<RunRecord | Error> {
-    let run = this.runs.get(runId)
-    if (run === undefined) {
-      run = readRun(join(this.runsRoot, runId)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-      this.runs.set(runId, run)
+  private run(runId: string): Promise<{ run: RunRecord; seals: RunSeals } | Error> {
+    let read = this.runs.get(runId)
+    if (read === undefined) {
+      // A shard's run has ended when its reports are merged: nothing is being sealed any more.
+      read = readRun(join(this.runsRoot, runId))
+        .then(async run => ({ run, seals: await verifyRunSeals(run, { live: false }) }))
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+      this.runs.set(runId, read)
     }
-    return run
+    return read
   }
 }
