@@ -30,8 +30,9 @@ export interface ApiGateOptions {
 export function guardBrowserApi(server: ViteDevServer, options: ApiGateOptions): void {
   const http = server.httpServer
   if (http === null) return
+  const projects = new SessionProjects()
   http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
-    const refusal = refusalOf(request, options.vitest())
+    const refusal = refusalOf(request, options.vitest(), projects)
     if (refusal === undefined) return
       if (refusal !== CLOSED_SESSION) options.onRefused(refusal)
     request.url = REFUSED_PATH
@@ -43,7 +44,7 @@ export function guardBrowserApi(server: ViteDevServer, options: ApiGateOptions):
 export const CLOSED_SESSION = 'closed session'
 
 /** Why an upgrade is refused (CLOSED_SESSION for an ended session's page), or undefined when it may go on. */
-export function refusalOf(request: IncomingMessage, vitest: Vitest | undefined): string | undefined {
+export function refusalOf(request: IncomingMessage, vitest: Vitest | undefined, projects = new SessionProjects()): string | undefined {
   const url = new URL(request.url ?? '/', 'http://localhost')
   const isApi = url.pathname === BROWSER_API_PATH
   const isHmr = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map(part => part.trim()).includes(HMR_PROTOCOL)
@@ -61,24 +62,37 @@ export function refusalOf(request: IncomingMessage, vitest: Vitest | undefined):
   if (!isApi) return undefined
   const sessionId = url.searchParams.get('sessionId')
   const projectName = url.searchParams.get('projectName')
-  const session = sessionId === null || vitest === undefined ? undefined : sessionProject(vitest, sessionId)
+  const session = sessionId === null || vitest === undefined ? undefined : projects.of(vitest, sessionId)
   if (session === CLOSED_SESSION) return CLOSED_SESSION
   if (session === undefined) return `${what} for a session that is not live (${JSON.stringify(sessionId)}) was refused`
   if (session !== projectName) return `${what} from a page of project ${JSON.stringify(session)} naming another project was refused`
   return undefined
 }
 
-/** The project name of a live browser session, CLOSED_SESSION for one that ended, or undefined for none. */
-function sessionProject(vitest: Vitest, sessionId: string): string | undefined {
-  const sessions: unknown = Reflect.get(vitest, '_browserSessions')
-  const getSession: unknown = sessions !== null && typeof sessions === 'object' ? Reflect.get(sessions, 'getSession') : undefined
-  if (typeof getSession !== 'function') return undefined
-  const closed: unknown = Reflect.get(sessions as object, 'closedSessionIds')
-  if (closed instanceof Set && closed.has(sessionId)) return CLOSED_SESSION
-  const session: unknown = getSession.call(sessions, sessionId)
-  const project: unknown = session !== null && typeof session === 'object' ? Reflect.get(session, 'project') : undefined
-  const name: unknown = project !== null && typeof project === 'object' ? Reflect.get(project, 'name') : undefined
-  return typeof name === 'string' ? name : undefined
+/**
+ * The project of each browser session, as Vitest's session registry (`_browserSessions`) holds it. Vitest forgets a
+ * session's entry when its orchestrator disconnects, yet keeps its id valid for reconnects (4.1 has no list of closed
+ * ids), so the project seen while the entry existed is remembered: a session's first connection always comes while it
+ * does (Vitest creates the session before it opens its page).
+ */
+export class SessionProjects {
+  private readonly seen = new Map<string, string>()
+
+  /** The project of a live session, CLOSED_SESSION for one that ended, or undefined for an id Vitest does not know. */
+  of(vitest: Vitest, sessionId: string): string | undefined {
+    const sessions: unknown = Reflect.get(vitest, '_browserSessions')
+    if (sessions === null || typeof sessions !== 'object') return undefined
+    const closed: unknown = Reflect.get(sessions, 'closedSessionIds')
+    if (closed instanceof Set && closed.has(sessionId)) return CLOSED_SESSION
+    const ids: unknown = Reflect.get(sessions, 'sessionIds')
+    if (!(ids instanceof Set) || !ids.has(sessionId)) return undefined
+    const getSession: unknown = Reflect.get(sessions, 'getSession')
+    const session: unknown = typeof getSession === 'function' ? getSession.call(sessions, sessionId) : undefined
+    const project: unknown = session !== null && typeof session === 'object' ? Reflect.get(session, 'project') : undefined
+    const name: unknown = project !== null && typeof project === 'object' ? Reflect.get(project, 'name') : undefined
+    if (typeof name === 'string') this.seen.set(sessionId, name)
+    return this.seen.get(sessionId)
+  }
 }
 
 /** Where a call into Vitest comes from when a browser page made it (its RPC runs in @vitest/browser's bundle). */

@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { Vitest } from 'vitest/node'
-import { CLOSED_SESSION, refusalOf } from '../../../plugin/vitest-compat/index.ts'
+import { CLOSED_SESSION, refusalOf, SessionProjects } from '../../../plugin/vitest-compat/index.ts'
 
 const HOST = '127.0.0.1:63315'
 
@@ -13,12 +13,13 @@ function upgrade(path: string, headers: Record<string, string>): IncomingMessage
 }
 
 /** Vitest's sessions as the browser API reads them: one live session of project `chair`, one closed. */
-const vitest = {
-  _browserSessions: {
-    closedSessionIds: new Set(['gone']),
-    getSession: (id: string) => (id === 'live' ? { project: { name: 'chair' } } : undefined),
-  },
-} as unknown as Vitest
+const sessions = {
+  sessionIds: new Set(['live', 'gone', 'reconnecting']),
+  closedSessionIds: new Set(['gone']),
+  entries: new Map([['live', { project: { name: 'chair' } }], ['reconnecting', { project: { name: 'chair' } }]]),
+  getSession(id: string) { return this.entries.get(id) },
+}
+const vitest = { _browserSessions: sessions } as unknown as Vitest
 
 const api = (query: string) => `/__vitest_browser_api__?type=tester&rpcId=r&${query}&token=t`
 
@@ -55,5 +56,16 @@ describe('refusalOf', () => {
 
   it('refuses an ended session\'s page quietly, as Vitest does', () => {
     expect(refusalOf(upgrade(api('sessionId=gone&projectName=chair'), { origin: `http://${HOST}` }), vitest)).toBe(CLOSED_SESSION)
+  })
+
+  it('knows the project of a session whose entry Vitest dropped when its orchestrator reconnects (Vitest 4.1)', () => {
+    const projects = new SessionProjects()
+    const origin = `http://${HOST}`
+    expect(refusalOf(upgrade(api('sessionId=reconnecting&projectName=chair'), { origin }), vitest, projects)).toBeUndefined()
+    sessions.entries.delete('reconnecting')
+    expect(refusalOf(upgrade(api('sessionId=reconnecting&projectName=chair'), { origin }), vitest, projects)).toBeUndefined()
+    expect(refusalOf(upgrade(api('sessionId=reconnecting&projectName=table'), { origin }), vitest, projects)).toMatch(/naming another project/)
+    // Never seen with its entry: its project cannot be known, so it is refused.
+    expect(refusalOf(upgrade(api('sessionId=reconnecting&projectName=chair'), { origin }), vitest, new SessionProjects())).toMatch(/not live/)
   })
 })
