@@ -5,7 +5,6 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
-import type { Vitest } from 'vitest/node'
 import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession } from '../src/harness/node/index.ts'
 import type { BenchmarkPackage } from '../src/package/index.ts'
@@ -20,7 +19,7 @@ import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
-import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
+import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, onRefusal, rememberVitest, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
@@ -53,13 +52,6 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
     },
   })
-
-  // The run's Vitest (for the browser API gate's session check), and where the gates' refusals go.
-  let runningVitest: Vitest | undefined
-  const refused = (message: string) => {
-    if (reporter !== undefined) reporter.recordRefusal(message)
-    else console.error(`awb integrity: ${message}`)
-  }
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   const getPackage = (root: string) => (opened ??= openPackageWithProgress(getResolved(root).benchmark))
@@ -157,12 +149,15 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         close: async (status, errors) => { if (session !== undefined) await (await session).close(status, errors) },
       })
       offerReporters([reporter, runningTests])
+      // What the gates refuse (a foreign socket, a page's cancel) is a run error, whichever Vite server refused it.
+      const aggregate = reporter
+      onRefusal(message => aggregate.recordRefusal(message))
       return { ...shared, test: { ...together, projects } }
     },
     configureVitest({ vitest, project }) {
-      runningVitest = vitest
-      // No page cancels the run (only Vitest's own --bail, counted in Node).
-      guardRunCancel(vitest, refused)
+      // The browser API gate checks sessions against the run's Vitest. No page cancels the run (only Vitest's own --bail, counted in Node).
+      rememberVitest(vitest)
+      guardRunCancel(vitest)
       // Before the first sample: a block project without every integrity defence stops the run, naming the defence.
       if (blockOfConfiguredProject(project) !== undefined) {
         verifyBlockProject(vitestAdapter, project)
@@ -183,7 +178,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       // First of all middlewares: nothing of the package, the runs or the demonstrations leaves this server.
       const settings = resolved
       // Vitest's browser API and Vite's HMR socket only from the run's own pages, each for its own project.
-      guardBrowserApi(server, { vitest: () => runningVitest, onRefused: refused })
+      guardBrowserApi(server)
       const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(runProtectedDirs(settings, pkg.root)) }))
       server.middlewares.use((req, res, next) => {
         // Fails closed: if the package could not be opened, nothing is served (the run stops on that error anyway).

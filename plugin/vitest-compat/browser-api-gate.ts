@@ -15,11 +15,33 @@ const HMR_PROTOCOL = 'vite-hmr'
 /** Where a refused upgrade is pointed before it is destroyed, so that no later listener acts on it. */
 const REFUSED_PATH = '/__awb_refused_upgrade__'
 
-export interface ApiGateOptions {
-  /** The run's Vitest, once configureVitest has seen it (before that, no browser session exists). */
-  vitest(): Vitest | undefined
-  /** Hears of each refusal (a page or a local process tried it): the run records it. */
-  onRefused(message: string): void
+/** Where refusals go, process-wide for the same reason as the Vitest slot: the run's reporter listens (`onRefusal`). */
+const REFUSAL_SLOT = Symbol.for('assembly-world-bench.refusals')
+
+/** Has every refusal of this process's gates reach `listener` (the run's reporter, which fails the run). */
+export function onRefusal(listener: (message: string) => void): void {
+  Reflect.set(globalThis, REFUSAL_SLOT, listener)
+}
+
+function refused(message: string): void {
+  const listener = Reflect.get(globalThis, REFUSAL_SLOT) as ((message: string) => void) | undefined
+  if (listener !== undefined) listener(message)
+  else console.error(`awb integrity: ${message}`)
+}
+
+/**
+ * The run's Vitest, kept process-wide: Vitest 4.1 loads the config again for each browser server, so the plugin
+ * instance whose `configureServer` installs a gate may never see `configureVitest`.
+ */
+const VITEST_SLOT = Symbol.for('assembly-world-bench.vitest')
+
+/** Remembers the run's Vitest for the gates of every Vite server in this process (from `configureVitest`). */
+export function rememberVitest(vitest: Vitest): void {
+  Reflect.set(globalThis, VITEST_SLOT, vitest)
+}
+
+function rememberedVitest(): Vitest | undefined {
+  return Reflect.get(globalThis, VITEST_SLOT) as Vitest | undefined
 }
 
 /**
@@ -27,14 +49,14 @@ export interface ApiGateOptions {
  * server's own origin (never Origin `null`, a sandboxed frame, nor a process that sends none), and the browser API only
  * for a live session of the project it names. A refused upgrade is destroyed before Vitest or Vite see it.
  */
-export function guardBrowserApi(server: ViteDevServer, options: ApiGateOptions): void {
+export function guardBrowserApi(server: ViteDevServer): void {
   const http = server.httpServer
   if (http === null) return
   const projects = new SessionProjects()
   http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
-    const refusal = refusalOf(request, options.vitest(), projects)
+    const refusal = refusalOf(request, rememberedVitest(), projects)
     if (refusal === undefined) return
-      if (refusal !== CLOSED_SESSION) options.onRefused(refusal)
+      if (refusal !== CLOSED_SESSION) refused(refusal)
     request.url = REFUSED_PATH
     socket.destroy()
   })
@@ -103,7 +125,7 @@ const BROWSER_RPC_FRAME = /[\\/]@vitest[\\/]browser[\\/]dist[\\/]/
  * Vitest's own `--bail` once Node counts that many failed tests. Node-side cancels (keyboard, API, the harness's
  * Ctrl-C drain) are untouched. Installing twice is a no-op.
  */
-export function guardRunCancel(vitest: Vitest, onRefused: (message: string) => void): void {
+export function guardRunCancel(vitest: Vitest): void {
   const marker = Symbol.for('assembly-world-bench.cancel-guard')
   if (Reflect.get(vitest, marker) === true) return
   Reflect.set(vitest, marker, true)
@@ -114,7 +136,7 @@ export function guardRunCancel(vitest: Vitest, onRefused: (message: string) => v
       const bail = vitest.config.bail ?? 0
       const failed = vitest.state.getCountOfFailedTests()
       if (!(reason === 'test-failure' && bail > 0 && failed >= bail)) {
-        onRefused(`a page asked Vitest to cancel the run (${String(reason)}) and was refused${reason === 'test-failure' ? ` (bail ${bail}, ${failed} failed tests in Node's count)` : ''}`)
+        refused(`a page asked Vitest to cancel the run (${String(reason)}) and was refused${reason === 'test-failure' ? ` (bail ${bail}, ${failed} failed tests in Node's count)` : ''}`)
         return
       }
     }
