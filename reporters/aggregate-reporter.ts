@@ -28,10 +28,19 @@ export interface AggregateReporterOptions {
   close(status: 'completed' | 'failed', errors: readonly string[]): Promise<void>
   /** Output marker of summaries and rows. */
   protocol: string
+  /**
+   * Set when the run's agent processes ran without the OS sandbox (AWB_SANDBOX=off): what to say. Every test then
+   * carries an `unsandboxed` property, and summary.md and the console say so.
+   */
+  unsandboxed?: string | undefined
   env?: NodeJS.ProcessEnv
 }
 
 const OVERHEAD_TARGET_S = 3
+/** The JUnit property every test of an unsandboxed run carries. */
+const UNSANDBOXED = 'unsandboxed'
+/** The annotation types Node writes (the page's own of these types are replaced). */
+const OWN_ANNOTATION_TYPES: ReadonlySet<string> = new Set([...SAMPLE_ANNOTATION_TYPES, UNSANDBOXED])
 /** The error a test gets when its page reported a pass that Node's record does not support. */
 const INTEGRITY_ERROR = 'AwbIntegrityError'
 
@@ -84,8 +93,11 @@ export class AggregateReporter implements Reporter {
     const verdict = ledgerVerdict(entry, this.options.thresholds(block))
     reported.amendment = {
       meta: { key: 'awb', value: meta },
-      replaceAnnotationTypes: SAMPLE_ANNOTATION_TYPES,
-      annotations: sampleAnnotations(meta, { capture: existsSync(join(entry.sampleDir, 'final.png')) ? join(entry.sampleDir, 'final.png') : undefined }),
+      replaceAnnotationTypes: OWN_ANNOTATION_TYPES,
+      annotations: [
+        ...sampleAnnotations(meta, { capture: existsSync(join(entry.sampleDir, 'final.png')) ? join(entry.sampleDir, 'final.png') : undefined }),
+        ...(this.options.unsandboxed === undefined ? [] : [{ type: UNSANDBOXED, message: this.options.unsandboxed }]),
+      ],
     }
     if (!verdict.passed && state !== 'failed') this.contradiction(reported, `${block} / ${sampleId} reported ${state === 'passed' ? 'a pass' : `"${state}"`}, but Node's record fails it: ${verdict.reasons.join('; ')}`)
     else if (!sameRow(testCase.meta().awb, meta)) this.contradiction(reported, `${block} / ${sampleId} reported a result that is not the one Node recorded`)
@@ -114,7 +126,7 @@ export class AggregateReporter implements Reporter {
     this.print(`awb integrity: ${message}`)
     const failure = { name: INTEGRITY_ERROR, message: `${message}. The result comes from Node's record; the page's report is not trusted.` }
     reported.amendment = reported.amendment === undefined
-      ? { meta: { key: 'awb', value: undefined }, replaceAnnotationTypes: SAMPLE_ANNOTATION_TYPES, annotations: [], failure }
+      ? { meta: { key: 'awb', value: undefined }, replaceAnnotationTypes: OWN_ANNOTATION_TYPES, annotations: [], failure }
       : { ...reported.amendment, failure }
     amendTestRecord(reported.testCase, reported.amendment)
   }
@@ -157,7 +169,9 @@ export class AggregateReporter implements Reporter {
     this.print('', formatSummaryTable(summary, this.options.layout), '', ...(metas.length === 0 ? ['timing: no sample finished'] : this.timingLines(metas, runDir !== undefined)))
     const dir = runDir ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
     await mkdir(dir, { recursive: true })
-    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) + baseline.markdown }, env.GITHUB_STEP_SUMMARY)
+    const unsandboxed = this.options.unsandboxed === undefined ? '' : `\n> **Unsandboxed run.** ${this.options.unsandboxed}\n`
+    if (this.options.unsandboxed !== undefined) this.print(`awb: unsandboxed run: ${this.options.unsandboxed}`)
+    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) + unsandboxed + baseline.markdown }, env.GITHUB_STEP_SUMMARY)
     this.print(`awb: wrote ${paths.join(', ')}`)
     if (baseline.verdictLine !== null) this.print(`awb ${baseline.verdictLine}`)
     if (runDir !== undefined) await this.writeExtras(runDir, extras, env.GITHUB_STEP_SUMMARY)

@@ -24,7 +24,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gates'], thresholds: Thresholds = {}) {
+function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gates'], thresholds: Thresholds = {}, unsandboxed?: string) {
   const printed: string[] = []
   const closed: { status: string; errors: readonly string[] }[] = []
   const ledger = new SampleLedger()
@@ -37,6 +37,7 @@ function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gat
     env: { AWB_REPORT: '0' },
     runDir: async () => dir,
     ledger: async () => ledger,
+    unsandboxed,
     close: async (status, errors) => { closed.push({ status, errors }) },
   })
   // Only the logger of the Vitest instance is used.
@@ -179,5 +180,15 @@ describe('AggregateReporter', () => {
     expect(test.task.result.state).toBe('fail')
     expect(test.task.annotations).toContainEqual({ type: 'SR', message: '0' })
     await ending
+  })
+
+  it('marks every test, summary.md and the console of a run whose agents ran without the OS sandbox', async () => {
+    const { instance, printed, ledger } = reporter({}, {}, 'AWB_SANDBOX=off: the external agent ran as a host process')
+    const test = testCase('x', honest(recorded(ledger, 'x', { SR: 1, PA: 1, SCD: 0 })))
+    await instance.onTestCaseResult(test)
+    await instance.onTestRunEnd([], [])
+    expect(test.task.annotations).toContainEqual({ type: 'unsandboxed', message: 'AWB_SANDBOX=off: the external agent ran as a host process' })
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain('**Unsandboxed run.** AWB_SANDBOX=off: the external agent ran as a host process')
+    expect(printed.join('\n')).toContain('awb: unsandboxed run: AWB_SANDBOX=off')
   })
 })
