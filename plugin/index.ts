@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
 import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
-import { BenchmarkSession } from '../src/harness/node/index.ts'
+import { BenchmarkSession, createAgentRealmBundler } from '../src/harness/node/index.ts'
 import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { packageModule } from '../src/shared/package-root.ts'
@@ -14,7 +14,7 @@ import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
-import { assertKnownKeys, BUNDLED_BENCHMARK, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
+import { assertKnownKeys, BUNDLED_BENCHMARK, isUnsandboxedRun, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
 import { openPackageWithProgress } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
@@ -61,7 +61,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     // The package config() opened and verified: verifying it again would only cost time.
     pkg: await getPackage(root),
     inputs: sharedInputGrants(),
-    moduleUrl: path => `/@fs${path}`,
+    // Page agents' code is bundled here, once per run, and handed to the page with each sample's start.
+    agentRealm: createAgentRealmBundler({ root }),
     recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
     awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
     onPageHung: (block, reason) => {
@@ -143,6 +144,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         gates: settings.gates,
         runsRoot: settings.runsRoot,
         protocol: OUTPUT_PROTOCOL,
+        unsandboxed: isUnsandboxedRun(settings) ? `AWB_SANDBOX=off: the ${settings.agent} agent ran as a host process with your permissions, outside the OS sandbox` : undefined,
         thresholds: block => thresholdsFor(settings, block),
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
         ledger: async () => (session === undefined ? undefined : (await session).ledger),

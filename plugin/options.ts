@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as z from 'zod'
 import { isAgentModulePath } from '../src/agents/index.ts'
+import { DEFAULT_BWRAP, ENV_NAME_PATTERN, runsUnsandboxed, SANDBOX_MODES, type SandboxSettings } from '../src/agents/sandbox/index.ts'
 import { HUNG_PAGE_GRACE_MS, MIN_HUNG_PAGE_GRACE_S } from '../src/harness/node/index.ts'
 import { runOutputSettings } from '../src/report/index.ts'
 import { scoringBackendFromEnv } from '../src/scoring/gpu/index.ts'
@@ -35,6 +36,8 @@ export const GatesSchema = z.strictObject({
 /** A bring-your-own agent program: argv, run in the sample's workspace (README, "Bring your own agent"). */
 export const ExternalAgentOptionSchema = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
+  /** Variables passed to the program beyond the default allow-list (README, "Agent sandbox"): names, never values. */
+  env: z.array(z.string().regex(ENV_NAME_PATTERN, 'an environment variable name (letters, digits, _), e.g. "OPENAI_API_KEY"')).optional(),
 })
 
 export const AssemblyWorldOptionsSchema = z.strictObject({
@@ -69,6 +72,12 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
   resume: z.string().min(1).optional(),
   /** With resume: run the chain's failed samples again too (AWB_RETRY_FAILED=1). */
   retryFailed: z.boolean().optional(),
+  /**
+   * More environment variables, by name, for every agent process (CLI agents, their AWB_AGENT_COMMAND wrapper, external
+   * programs) beyond the default allow-list (AWB_AGENT_ENV, a JSON array): e.g. `["AWS_PROFILE", "AWS_REGION"]` for
+   * Claude Code on Bedrock. An external agent can also list them in its own `env` field.
+   */
+  agentEnv: z.array(z.string().regex(ENV_NAME_PATTERN, 'an environment variable name (letters, digits, _), e.g. "AWS_REGION"')).optional(),
   /** Runs instead of `codex` / `claude` (AWB_AGENT_COMMAND, a JSON array): `["node", "wrapper.mjs"]`. */
   agentCommand: z.array(z.string().min(1)).min(1).optional(),
   /** Reasoning effort passed to Codex (`model_reasoning_effort`) / Claude Code (`--effort`) (AWB_EFFORT), free text. */
@@ -78,6 +87,13 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
    * (`model_provider`, `model_providers.*`, `openai_base_url`, `model_context_window`).
    */
   codexConfig: z.array(z.string().min(1)).optional(),
+  /**
+   * The sandbox of external programs and agent CLIs (AWB_SANDBOX): `on` (default; a sample is refused when it cannot
+   * start) or `off` (they run as host processes; the run is recorded as unsandboxed).
+   */
+  sandbox: z.enum(SANDBOX_MODES).optional(),
+  /** The bubblewrap binary (AWB_BWRAP): a path, or a name on PATH; default `bwrap`. */
+  bwrap: z.string().min(1).optional(),
 })
 export type AssemblyWorldOptions = z.infer<typeof AssemblyWorldOptionsSchema>
 
@@ -100,6 +116,8 @@ export interface ResolvedOptions {
   codexConfig: string[]
   resume: string | undefined
   retryFailed: boolean
+  /** How agent processes are contained: on/off, bubblewrap, the paths they never see, the spec's extra variables. */
+  sandbox: SandboxSettings
 }
 
 const DEFAULT_SAMPLE_TIMEOUT_S = 600
@@ -111,8 +129,9 @@ export const JSON_EXAMPLES: Record<string, string> = {
   AWB_THRESHOLDS: '{"*": {"SR": 0.5}}',
   AWB_GATES: '{"overall": {"SR": 0.5}, "blocks": {"*": {"PA": 0.6}}}',
   AWB_AGENT_COMMAND: '["node", "wrapper.mjs"]',
-  AWB_AGENT: '{"command": ["python3", "agent.py"]}',
+  AWB_AGENT: '{"command": ["python3", "agent.py"], "env": ["OPENAI_API_KEY"]}',
   AWB_CODEX_CONFIG: '["model_provider=\\"local\\""]',
+  AWB_AGENT_ENV: '["AWS_REGION"]',
 }
 
 /**
@@ -168,10 +187,13 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<AssemblyWorldOptions> {
     hungPageGraceSeconds: number('AWB_HUNG_PAGE_GRACE_SECONDS'),
     scoringWorkers: number('AWB_SCORING_WORKERS'),
     agentCommand: json('AWB_AGENT_COMMAND'),
+    agentEnv: json('AWB_AGENT_ENV'),
     effort: text('AWB_EFFORT'),
     codexConfig: json('AWB_CODEX_CONFIG'),
     resume: text('AWB_RESUME'),
     retryFailed: flag('AWB_RETRY_FAILED'),
+    sandbox: text('AWB_SANDBOX'),
+    bwrap: text('AWB_BWRAP'),
   }
   return Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)) as Partial<AssemblyWorldOptions>
 }
@@ -186,16 +208,19 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
   }
   const value = parsed.data
   checkLaterSettings(env, root)
+  const benchmark = value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark)
+  const demonstrations = value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations)
+  const runsRoot = resolve(root, value.runsRoot ?? 'runs')
   return {
-    benchmark: value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark),
+    benchmark,
     // A module path is made absolute here: the page imports it by that path, wherever Vitest was started.
     agent: typeof value.agent === 'object' ? 'external' : value.agent === undefined ? 'replay' : isAgentModulePath(value.agent) ? resolve(root, value.agent) : value.agent,
     externalAgent: typeof value.agent === 'object' ? [value.agent.command[0]!, ...value.agent.command.slice(1)] : undefined,
     model: value.model,
-    demonstrations: value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations),
+    demonstrations,
     thresholds: value.thresholds ?? {},
     gates: value.gates ?? {},
-    runsRoot: resolve(root, value.runsRoot ?? 'runs'),
+    runsRoot,
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
     hungPageGraceSeconds: value.hungPageGraceSeconds ?? HUNG_PAGE_GRACE_MS / 1000,
     scoringWorkers: value.scoringWorkers,
@@ -204,7 +229,23 @@ export function resolveOptions(options: AssemblyWorldOptions = {}, env: NodeJS.P
     codexConfig: value.codexConfig ?? [],
     resume: value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume),
     retryFailed: value.retryFailed ?? false,
+    sandbox: {
+      enabled: value.sandbox !== 'off',
+      // A path is taken from the project root like the other paths; a bare name is looked up on PATH.
+      bwrap: value.bwrap === undefined ? DEFAULT_BWRAP : value.bwrap.includes('/') ? resolve(root, value.bwrap) : value.bwrap,
+      // The answers, earlier runs' final episodes and the scripts that solve samples: never in an agent's view.
+      hiddenPaths: [benchmark, runsRoot, demonstrations],
+      passEnv: [...new Set([...(typeof value.agent === 'object' ? value.agent.env ?? [] : []), ...(value.agentEnv ?? [])])],
+    },
   }
+}
+
+/**
+ * True when this run's agent programs (external, Codex, Claude Code) run without the sandbox (AWB_SANDBOX=off):
+ * run.json, summary.md and JUnit must then mark the run unsandboxed.
+ */
+export function isUnsandboxedRun(options: ResolvedOptions): boolean {
+  return runsUnsandboxed(options.agent, options.sandbox)
 }
 
 /**

@@ -7,6 +7,7 @@
 //   node scripts/check-defences.mjs                 every defence
 //   node scripts/check-defences.mjs --only ID,ID    some
 //   node scripts/check-defences.mjs --list          the defences and their tests
+//   --timeout-minutes N                             stop one run after N minutes (default 15; counts as failed)
 // First the chosen defences' tests run once on an unchanged copy and must pass: a test that fails anyway proves nothing.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -17,7 +18,9 @@ import { parseArgs } from 'node:util'
 const ROOT = resolve(import.meta.dirname, '..')
 const MANIFEST = join(ROOT, 'test', 'defences', 'defences.json')
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, list: { type: 'boolean' }, keep: { type: 'boolean' } } })
+const { values } = parseArgs({ options: { only: { type: 'string' }, list: { type: 'boolean' }, keep: { type: 'boolean' }, 'timeout-minutes': { type: 'string', default: '15' } } })
+/** A run past this is stopped and counts as failed (a removed defence that hangs the tests has not gone unnoticed). */
+const RUN_TIMEOUT_MS = Number(values['timeout-minutes']) * 60_000
 const { defences } = JSON.parse(readFileSync(MANIFEST, 'utf8'))
 const wanted = values.only === undefined ? undefined : new Set(values.only.split(','))
 if (wanted !== undefined) {
@@ -53,19 +56,22 @@ function check(defence) {
     // sources, so that nothing of the copy resolves into this checkout.
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
     if (existsSync(join(ROOT, 'dist'))) cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true })
-    if (defence.file !== undefined) {
-      const file = join(copy, defence.file)
+    // A defence may need more than one edit to be gone (`also`: a second check of the same rule).
+    for (const edit of defence.file === undefined ? [] : [defence, ...(defence.also ?? [])]) {
+      const file = join(copy, edit.file)
       const source = readFileSync(file, 'utf8')
-      const at = source.indexOf(defence.find)
-      if (at < 0 || source.indexOf(defence.find, at + 1) >= 0) fail(`${defence.id}: the text to remove must occur exactly once in ${defence.file}`)
-      writeFileSync(file, source.replace(defence.find, defence.replace))
+      const at = source.indexOf(edit.find)
+      if (at < 0 || source.indexOf(edit.find, at + 1) >= 0) fail(`${defence.id}: the text to remove must occur exactly once in ${edit.file}: ${edit.find}`)
+      writeFileSync(file, source.replace(edit.find, edit.replace))
     }
     console.log(`\n== ${defence.id}: ${defence.what}${defence.file === undefined ? '' : ` — removed in ${defence.file}`}; running ${defence.tests.join(' ')}`)
     const run = spawnSync(process.execPath, [join(copy, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...defence.tests], {
       cwd: copy, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL',
     })
     const output = `${run.stdout}\n${run.stderr}`
     const failed = [...output.matchAll(/^\s*(?:FAIL|×)\s+(.+)$/gm)].map(match => match[1].trim())
+    if (run.signal === 'SIGKILL') failed.push(`the tests did not end within ${values['timeout-minutes']} min`)
     const proven = run.status !== 0 && failed.length > 0
     if (!proven || defence.file === undefined) console.log(output.slice(-4000))
     return { id: defence.id, proven, status: run.status, detail: proven ? `${failed.length} failed, e.g. ${failed[0].slice(0, 100)}` : `exit ${run.status}, no test failed` }

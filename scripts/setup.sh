@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh machine: a Chromium for browser mode (Debian's package when apt is available), the Node
-# of .node-version (the npm registry's binary when the Node on PATH is another one), the exact npm dependency tree from
-# package-lock.json (Vitest 5), the compiled package (dist/), then every test leg of test/legs/legs.json (its Node and
-# its own `npm ci`). Safe to run again.
+# One-time set-up on a fresh machine: a Chromium for browser mode (Debian's package when apt is available), bubblewrap
+# for the agent sandbox (likewise), the Node of .node-version (the npm registry's binary when the Node on PATH is
+# another one), the exact npm dependency tree from package-lock.json (Vitest 5), the compiled package (dist/), then
+# every test leg of test/legs/legs.json (its Node and its own `npm ci`). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +31,28 @@ setup: no Chromium found and apt-get is not available.
   /usr/bin/chromium or export AWB_CHROMIUM=/path/to/chromium and run this script again.
 MSG
   exit 1
+fi
+
+# The agent sandbox (bubblewrap): external {command} agents and the agent CLIs run only inside it (README, "Agent
+# sandbox"); the tests run it. Debian's package when apt is available; a machine without it still runs page agents.
+if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: no bubblewrap found; installing Debian's bubblewrap package"
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq bubblewrap >/dev/null
+fi
+if ! command -v bwrap >/dev/null 2>&1; then
+  echo "setup: warning: bubblewrap (bwrap) is not installed; external agents and agent CLIs will be refused (install it, or run them with AWB_SANDBOX=off)" >&2
+elif bwrap --unshare-all --share-net --die-with-parent --as-pid-1 --ro-bind / / --proc /proc --dev /dev true 2>/dev/null; then
+  echo "setup: using bubblewrap $(bwrap --version | awk '{print $2}') at $(command -v bwrap); the agent sandbox starts"
+else
+  cat >&2 <<'MSG'
+setup: warning: bubblewrap is installed but cannot start a sandbox here (unprivileged user namespaces are restricted).
+  On Ubuntu 23.10+ and GitHub's Ubuntu runners: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0
+  On older Debian: sudo sysctl -w kernel.unprivileged_userns_clone=1; in a container, allow it user namespaces.
+  Until then external agents and agent CLIs are refused (or run them with AWB_SANDBOX=off).
+MSG
 fi
 
 # Vitest 5 needs Node 22.12 or newer: the project runs on the Node of .node-version (scripts/with-node.sh).

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
+import { awbTestRealmCode } from './browser/support/realm-commands.ts'
 
 const chromium = findChromium()
 
@@ -32,6 +33,8 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             instances: [{ browser: 'chromium' }],
+            // Agent realm code bundled on the Node side, as a run bundles it (test/browser/support/realm-commands.ts).
+            commands: { awbTestRealmCode },
             provider: playwright({
               launchOptions: {
                 ...(chromium === undefined ? {} : { executablePath: chromium }),

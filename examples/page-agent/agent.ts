@@ -1,4 +1,4 @@
-// A complete page agent: it runs in the sample's page, next to the environment, like the built-in agents.
+// A complete page agent: like the built-in agents, it runs in its own realm (a sandboxed frame) beside the sample's page.
 // Run it with `AWB_AGENT=./examples/page-agent/agent.ts npx vitest run --project partnet-none`
 // (or `assemblyWorld({ agent: './examples/page-agent/agent.ts' })`). Its tool calls are recorded for you.
 import { defineAgent } from '../../src/agents/index.ts'

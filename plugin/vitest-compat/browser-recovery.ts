@@ -134,6 +134,11 @@ function installRecovery(provider: PlaywrightFields, internals: RecoveryInternal
     const page = provider.pages.get(sessionId)
     const browser = provider.browser
     if (page === undefined || browser === null) return
+    // The provider's own crash listener fails the whole session (and with it the run) when the page's crash is
+    // reported before its connection closes, which is a race (more likely since agents run in a frame of their own
+    // renderer process). A crash is a loss this recovery handles: the provider's listener goes, this one reports it.
+    const emitter = page as unknown as NodeJS.EventEmitter
+    for (const listener of emitter.listeners('crash')) emitter.off('crash', listener as (...args: unknown[]) => void)
     ends.set(sessionId, new Promise<PageLossKind>((report) => {
       page.once('crash', () => report('page-crashed'))
       if (!browser.isConnected()) report('browser-exited')

@@ -1,4 +1,4 @@
-// Bring-your-own page agents: `defineAgent` for authors, and loading such a module in the page. Page code.
+// Bring-your-own page agents: `defineAgent` for authors, and finding the agent a module exports. Page and realm code.
 import type { AgentResult, AgentRunContext, PageAgent } from './agent.ts'
 
 /** What an agent module's author writes: a name and a `run` over the prompt, the pages and the tools. */
@@ -12,9 +12,9 @@ const DEFINED = Symbol.for('assembly-world-bench.agent')
 
 /**
  * Defines a page agent: the default export of a module named by the `agent` option (`agent: './my-agent.ts'`,
- * `AWB_AGENT=./my-agent.ts`). It runs in the sample's page like the built-in agents: it gets the composed prompt,
- * the reference pages, the registered tools and an abort signal that fires at the time limit, and reports its
- * final answer (and, if it has them, usage and cost as its provider reported them).
+ * `AWB_AGENT=./my-agent.ts`). It runs like the built-in agents, in its own sandboxed frame beside the sample's page:
+ * it gets the composed prompt, the reference pages, the registered tools and an abort signal that fires at the time
+ * limit, and reports its final answer (and, if it has them, usage and cost as its provider reported them).
  */
 export function defineAgent(definition: AgentDefinition): PageAgent {
   if (typeof definition?.name !== 'string' || definition.name === '') throw new TypeError('defineAgent: `name` must be a non-empty string')
@@ -28,19 +28,21 @@ export function isAgentModulePath(agent: string): boolean {
   return /^(\.{1,2}[\\/]|\/)/.test(agent) || /\.(m?[jt]s|[cm]js)$/.test(agent)
 }
 
-/** Imports `url` and returns its default export, which must come from `defineAgent`. */
-export async function loadAgentModule(url: string, source: string, importModule: (url: string) => Promise<unknown>): Promise<PageAgent> {
-  let module: unknown
-  try {
-    module = await importModule(url)
-  } catch (error) {
-    throw new Error(`the agent module ${source} could not be loaded: ${error instanceof Error ? error.message : String(error)}`)
-  }
+/**
+ * The agent a module exports: its default export, which must come from `defineAgent`. `module` is the module's
+ * namespace as the agent's realm evaluated it (the module was bundled on the Node side, see agent-bundle.ts).
+ */
+export function agentOfModule(module: unknown, source: string): PageAgent {
   const agent = (module as { default?: unknown } | null)?.default
   if (agent === null || typeof agent !== 'object' || (agent as Record<symbol, unknown>)[DEFINED] !== true) {
     throw new Error(`the agent module ${source} must have a default export made with defineAgent({ name, run }) (import { defineAgent } from 'assembly-world-bench/agent')`)
   }
   return agent as PageAgent
+}
+
+/** Why an agent module could not be loaded (bundled on the Node side, or evaluated in its realm), as users read it. */
+export function moduleLoadFailure(source: string, reason: string): string {
+  return `the agent module ${source} could not be loaded: ${reason}`
 }
 
 /** Normalises what an agent's `run` resolved to, so a sloppy module cannot break the record. */

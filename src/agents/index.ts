@@ -2,5 +2,6 @@
 export type { AgentResult, AgentRunContext, AgentToolInfo, ConversationEntry, PageAgent, ReferencePage, ToolSurface } from './agent.ts'
 export { AGENT_OUTCOME_STATUSES, parseAgentOutcome, type AgentOutcome } from './agent-outcome.ts'
 export { composePrompt, PROTOCOL } from './prompt.ts'
-export { createIdleAgent, createReplayAgent, parseCallsScript, ScriptCallSchema, type ScriptCall } from './replay-agent.ts'
-export { agentResultOf, defineAgent, isAgentModulePath, loadAgentModule, type AgentDefinition } from './define-agent.ts'
+export { createIdleAgent, createReplayAgent, replayCallId, type ReplayAgentOptions } from './replay-agent.ts'
+export { parseCallsScript, ScriptCallSchema, type ScriptCall } from './calls-script.ts'
+export { agentOfModule, agentResultOf, defineAgent, isAgentModulePath, moduleLoadFailure, type AgentDefinition } from './define-agent.ts'

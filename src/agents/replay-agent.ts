@@ -1,48 +1,37 @@
-// The replay agent: runs a recorded tool-call script through the page's registered tools, in order.
-import * as z from 'zod'
+// The replay and idle agents: a recorded tool-call script run through the tools, in order; and doing nothing. No
+// parsing here (calls-script.ts), so that the agent realm's bundle carries no schema library for them.
 import type { AgentResult, PageAgent } from './agent.ts'
+import type { ScriptCall } from './calls-script.ts'
 
-/** One line of a calls script: `{"name": …, "arguments": {…}}`. */
-export const ScriptCallSchema = z.strictObject({
-  name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).default({}),
-})
-/** A parsed call and its 1-based line in the script. */
-export type ScriptCall = z.infer<typeof ScriptCallSchema> & { line: number }
+/** The conversation id of a replay's `index`-th call (0-based), whoever records it. */
+export function replayCallId(index: number): string {
+  return `replay-${index}`
+}
 
-/** Parses a calls JSONL text; blank lines are skipped; a bad line is an error naming its line number. */
-export function parseCallsScript(text: string, source: string): ScriptCall[] {
-  const calls: ScriptCall[] = []
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (error) {
-      throw new Error(`${source} line ${index + 1}: not valid JSON (${error instanceof Error ? error.message : String(error)})`)
-    }
-    const parsed = ScriptCallSchema.safeParse(value)
-    if (!parsed.success) throw new Error(`${source} line ${index + 1}: expected {"name": string, "arguments": object} (${parsed.error.issues[0]?.message ?? 'invalid'})`)
-    calls.push({ ...parsed.data, line: index + 1 })
-  })
-  return calls
+export interface ReplayAgentOptions {
+  /**
+   * Whether the agent records each call and its result itself (default true). In its realm it does not: the harness
+   * records them around each call, with the same ids, in one message to the harness instead of three.
+   */
+  recordCalls?: boolean
 }
 
 /**
  * Replays `calls` as the agent, recording each call and result in the conversation. Tool errors are results,
  * not failures (the script goes on, as a model would). Stops between calls when the signal aborts.
  */
-export function createReplayAgent(calls: readonly ScriptCall[]): PageAgent {
+export function createReplayAgent(calls: readonly ScriptCall[], options: ReplayAgentOptions = {}): PageAgent {
+  const recordCalls = options.recordCalls ?? true
   return {
     name: 'replay',
     async run(context): Promise<AgentResult> {
       let done = 0
       for (const [index, call] of calls.entries()) {
         context.signal.throwIfAborted()
-        const id = `replay-${index}`
-        await context.record({ type: 'tool_call', id, name: call.name, arguments: call.arguments })
+        const id = replayCallId(index)
+        if (recordCalls) await context.record({ type: 'tool_call', id, name: call.name, arguments: call.arguments })
         const result = await context.tools.call(call.name, call.arguments)
-        await context.record({ type: 'tool_result', id, result })
+        if (recordCalls) await context.record({ type: 'tool_result', id, result })
         done++
       }
       const finalAnswer = JSON.stringify({

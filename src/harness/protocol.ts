@@ -3,14 +3,20 @@ import * as z from 'zod'
 import { ApiAgentSpecSchema } from '../agents/api/index.ts'
 import { MetricsRowSchema } from '../evaluate/rows/index.ts'
 
+/**
+ * The code of a page agent's realm: one ES module, bundled by the Node side (agent-bundle.ts), that the harness
+ * evaluates in a sandboxed frame (src/agents/realm). The page never imports agent code from the test server.
+ */
+const RealmCodeSchema = z.string().min(1)
+
 /** How the page should build the sample's agent (resolved on the Node side, which reads the scripts). */
 export const AgentSpecSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('replay'), script: z.string(), source: z.string() }),
-  z.strictObject({ kind: z.literal('idle') }),
-  /** A user's page agent: a module on the test server whose default export is `defineAgent(...)`. */
-  z.strictObject({ kind: z.literal('module'), url: z.string(), source: z.string() }),
+  z.strictObject({ kind: z.literal('replay'), script: z.string(), source: z.string(), realm: RealmCodeSchema }),
+  z.strictObject({ kind: z.literal('idle'), realm: RealmCodeSchema }),
+  /** A user's page agent: its module, whose default export is `defineAgent(...)`, is bundled into `realm`. */
+  z.strictObject({ kind: z.literal('module'), source: z.string(), realm: RealmCodeSchema }),
   /** An OpenAI-compatible or Anthropic model; its requests go to Node through the page's model transport. */
-  z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema }),
+  z.strictObject({ kind: z.literal('api'), spec: ApiAgentSpecSchema, realm: RealmCodeSchema }),
   /**
    * Codex CLI, Claude Code or an external agent program, run by Node; it reaches the page's tools through an MCP
    * relay into this page.

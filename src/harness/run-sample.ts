@@ -1,7 +1,9 @@
 // Runs one benchmark sample in the page: opens the environment from the input route, runs the agent under its
 // time limit, exports and saves the final episode, asks the Node side to score it. Page code: no `node:`.
-import { agentResultOf, createIdleAgent, createReplayAgent, loadAgentModule, parseAgentOutcome, parseCallsScript, type AgentResult, type ConversationEntry, type PageAgent, type ReferencePage, type ToolSurface } from '../agents/index.ts'
-import { ApiAgentError, createApiAgent, type ModelTransport } from '../agents/api/index.ts'
+// Page agents run in their own realm (a sandboxed frame, src/agents/realm), never in this page.
+import { parseAgentOutcome, parseCallsScript, replayCallId, type AgentResult, type ConversationEntry, type ReferencePage } from '../agents/index.ts'
+import { ApiAgentError, type ApiAgentSpent, type ModelTransport } from '../agents/api/index.ts'
+import { AgentFailure, openAgentRealm, prepareAgentRealm, runAgentInRealm, type AgentRealm, type OpenRealmOptions, type RealmAgentSpec } from '../agents/realm/index.ts'
 import { decodeEpisode, encodeEpisode } from '../episode/index.ts'
 import { bytesToBase64 } from '../shared/base64.ts'
 import type { Mujoco, SceneRenderer } from '../world/index.ts'
@@ -32,8 +34,8 @@ export interface RunSampleDeps {
   fetch?: typeof fetch
   /** Carries API agents' model requests to Node, where the keys are (required for `api` agents). */
   modelTransport?: ModelTransport
-  /** Loads a page agent module by URL (default: dynamic `import()` from the test server). */
-  importModule?: (url: string) => Promise<unknown>
+  /** How page agents' realms are opened (default: a frame in this page, console output to this page's console). */
+  realm?: OpenRealmOptions
 }
 
 export interface SampleReport {
@@ -58,7 +60,11 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
   }
   const clock = performance.now()
   const timings: Timings = { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0 }
+  // A page agent's frame starts while Node prepares the sample (made ahead while the previous one was scored, it is
+  // there already). It runs nothing until connected; under a CLI agent it stays blank.
+  prepareAgentRealm(deps.realm)
   const start = await host.start()
+  const realm = 'realm' in start.agent ? openAgentRealm(start.agent.realm, deps.realm) : undefined
   let toolCalls = 0
   const record = async (entry: ConversationEntry) => {
     if (entry.type === 'tool_call') toolCalls++
@@ -75,6 +81,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
   }
   timings.openMs = performance.now() - phase
   if (opened === undefined) {
+    realm?.dispose()
     const message = `the environment failed to open: ${describe(openError)}`
     const response = await host.finish({
       execution: { status: 'failed', final_answer: null, error: message, usage: null, cost_usd: null, model: null },
@@ -95,7 +102,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
       toolCalls = run.toolCalls
     } else {
       await record({ type: 'message', role: 'user', content: start.pages.length === 0 ? start.prompt : [{ type: 'text', text: start.prompt }, ...start.pages.map(p => ({ type: 'image', page: p.page, mimeType: p.mimeType }))] })
-      agentRun = await runAgent(start, opened.pages, registry, record, deps, host)
+      agentRun = await runAgent(start, opened.pages, registry, record, deps, host, realm)
     }
     timings.agentMs = performance.now() - phase
 
@@ -123,6 +130,11 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
     }
     timings.saveMs = performance.now() - phase
     const capture = await captureFinalScene(runtime, renderer)
+    // While Node scores: the agent's frame goes, and the next sample's frame starts.
+    if (realm !== undefined) {
+      realm.dispose()
+      prepareAgentRealm(deps.realm)
+    }
     const agentOutcome = parseAgentOutcome(agentRun.result?.finalAnswer ?? null)
     const response = await host.finish({
       execution: {
@@ -146,6 +158,7 @@ export async function runSample(host: SampleHost, deps: RunSampleDeps): Promise<
     const failure = exportError ?? (agentRun.status === 'completed' ? undefined : `the agent ${how[agentRun.status]}: ${agentRun.error}`)
     return { response, timings, failure, capture, agentOutcome }
   } finally {
+    realm?.dispose()
     registry.dispose()
     runtime.dispose()
     renderer.dispose()
@@ -185,7 +198,12 @@ interface AgentRun {
   error: string | undefined
 }
 
-async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, deps: RunSampleDeps, host: SampleHost): Promise<AgentRun> {
+/**
+ * Runs the page agent in its realm under the time limit. When the limit passes (or Node asks the run to stop) the run
+ * ends at once, as it always has, and the realm's frame is removed: nothing of the agent keeps running. Once the run
+ * ends, the realm's port is closed whatever happened.
+ */
+async function runAgent(start: StartSampleResponse, pages: ReferencePage[], registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, deps: RunSampleDeps, host: SampleHost, realm: AgentRealm | undefined): Promise<AgentRun> {
   const controller = new AbortController()
   const limit = new Error(`time limit of ${start.timeoutMs / 1000} s reached`)
   const timer = setTimeout(() => controller.abort(limit), start.timeoutMs)
@@ -195,47 +213,66 @@ async function runAgent(start: StartSampleResponse, pages: ReferencePage[], regi
     host.heartbeat!().then(({ stop }) => { if (stop !== null) controller.abort(new Error(stop)) }, () => {})
   }, HEARTBEAT_MS)
   const stopStatus = (): 'timeout' | 'interrupted' => (controller.signal.reason === limit ? 'timeout' : 'interrupted')
+  let completed = false
   try {
-    const agent = await createAgent(start.agent, deps)
+    const agent = realmAgentOf(start.agent, deps)
+    if (realm === undefined) throw new Error(`the ${agent.kind} agent has no realm to run in`)
     const result = await Promise.race([
-      agent.run({
-        prompt: start.prompt,
-        pages,
-        signal: controller.signal,
+      runAgentInRealm(realm, { prompt: start.prompt, pages, agent }, {
+        listTools: () => registry.listTools(),
+        invokeTool: (name, input, options) => registry.invokeTool(name, input, options),
         record,
-        tools: start.agent.kind === 'module' ? recordingTools(registry, record, controller.signal) : { list: () => registry.listTools(), call: (name, input) => registry.invokeTool(name, input, { signal: controller.signal }) },
+        models: agent.kind === 'api' ? deps.modelTransport : undefined,
+        // A user's module cannot leave a tool call out of the record: the harness records each one (and the replay's).
+        recordToolCalls: agent.kind === 'module' ? index => `call-${index + 1}` : agent.kind === 'replay' ? replayCallId : undefined,
+        signal: controller.signal,
       }),
       stopped,
     ])
     if (result === 'stopped') return { status: stopStatus(), result: undefined, error: messageOf(controller.signal.reason) }
-    return { status: 'completed', result: agentResultOf(result), error: undefined }
+    completed = true
+    return { status: 'completed', result, error: undefined }
   } catch (error) {
     // A failed API agent still reports what it spent (usage and cost are never estimated, but never dropped).
-    const spent = error instanceof ApiAgentError ? error.spent : null
+    const spent = spentOf(error)
     const result = spent === null ? undefined : { finalAnswer: null, usage: spent.usage, costUsd: spent.costUsd, model: null }
     return { status: controller.signal.aborted ? stopStatus() : 'failed', result, error: describe(error) }
   } finally {
     clearTimeout(timer)
     clearInterval(heartbeat)
+    // Stopped, failed or timed out: the frame goes now, and whatever the agent still runs with it. An agent that
+    // answered can act on nothing any more (its port is closed): its frame goes once the world is saved.
+    if (completed) realm?.close()
+    else realm?.dispose()
   }
 }
 
-/**
- * The tools as a user's page agent gets them: every call and its answer recorded by the harness, so a module that
- * records nothing itself still leaves a complete conversation.jsonl and a true tool-call count.
- */
-function recordingTools(registry: WebMcpToolRegistry, record: (entry: ConversationEntry) => Promise<void>, signal: AbortSignal): ToolSurface {
-  let calls = 0
-  return {
-    list: () => registry.listTools(),
-    async call(name, input) {
-      const id = `call-${++calls}`
-      await record({ type: 'tool_call', id, name, arguments: input })
-      const result = await registry.invokeTool(name, input, { signal })
-      await record({ type: 'tool_result', id, result })
-      return result
-    },
+/** What the realm builds for `spec`; a replay script is parsed here, so that a bad line fails before the realm runs. */
+function realmAgentOf(spec: AgentSpec, deps: RunSampleDeps): RealmAgentSpec {
+  switch (spec.kind) {
+    case 'cli':
+      throw new Error(`the ${spec.cli} agent runs on the Node side, not in the page`)
+    case 'api':
+      if (deps.modelTransport === undefined) throw new Error(`the ${spec.spec.provider}:${spec.spec.model} agent needs a model transport to Node; pass modelTransport to runSample`)
+      return { kind: 'api', spec: spec.spec }
+    case 'module':
+      return { kind: 'module', source: spec.source }
+    case 'replay':
+      return { kind: 'replay', calls: parseCallsScript(spec.script, spec.source) }
+    case 'idle':
+      return { kind: 'idle' }
+    case 'unavailable':
+      throw new Error(spec.reason)
+    default: {
+      const unknown: never = spec
+      throw new Error(`unknown agent spec ${JSON.stringify(unknown)}`)
+    }
   }
+}
+
+function spentOf(error: unknown): ApiAgentSpent | null {
+  if (error instanceof AgentFailure || error instanceof ApiAgentError) return error.spent
+  return null
 }
 
 /** Exposes the page's registered tools to the Node-side MCP relay while the CLI agent runs there. */
@@ -257,28 +294,6 @@ async function runCliAgentFromNode(host: SampleHost, registry: WebMcpToolRegistr
   }
 }
 
-async function createAgent(spec: AgentSpec, deps: RunSampleDeps): Promise<PageAgent> {
-  switch (spec.kind) {
-    case 'cli':
-      throw new Error(`the ${spec.cli} agent runs on the Node side, not in the page`)
-    case 'api':
-      if (deps.modelTransport === undefined) throw new Error(`the ${spec.spec.provider}:${spec.spec.model} agent needs a model transport to Node; pass modelTransport to runSample`)
-      return createApiAgent({ ...spec.spec, transport: deps.modelTransport })
-    case 'module':
-      return loadAgentModule(spec.url, spec.source, deps.importModule ?? (url => import(/* @vite-ignore */ url)))
-    case 'replay':
-      return createReplayAgent(parseCallsScript(spec.script, spec.source))
-    case 'idle':
-      return createIdleAgent()
-    case 'unavailable':
-      throw new Error(spec.reason)
-    default: {
-      const unknown: never = spec
-      throw new Error(`unknown agent spec ${JSON.stringify(unknown)}`)
-    }
-  }
-}
-
 /** Renders the final scene for the test report, outside the episode's recording (no call is recorded). */
 async function captureFinalScene(runtime: WorldRuntime, renderer: SceneRenderer): Promise<string | undefined> {
   try {
@@ -293,5 +308,7 @@ function messageOf(reason: unknown): string {
 }
 
 function describe(error: unknown): string {
+  // What an agent threw that was no Error (a string) reads as its text, as it did when agents ran in the page.
+  if (error instanceof AgentFailure && error.thrownValue) return error.message
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }

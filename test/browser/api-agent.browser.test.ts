@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseAgentOutcome, type AgentRunContext, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
 import { createApiAgent, type ModelProvider, type ModelRequest, type ModelTransport } from '../../src/agents/api/index.ts'
+import { AgentFailure, openAgentRealm, runAgentInRealm } from '../../src/agents/realm/index.ts'
+import { commands } from 'vitest/browser'
 import { createThreeSceneRenderer } from '../../src/render/index.ts'
 import { WebMcpToolRegistry } from '../../src/webmcp/index.ts'
 import { WorldRuntime } from '../../src/world/index.ts'
@@ -8,8 +10,8 @@ import { buildSetupEpisode, tinyPng } from '../helpers/episode-fixture.ts'
 import { loadPageMujoco } from './support/fixture-world.ts'
 import { pngSize } from './support/png-pixels.ts'
 
-// The page cannot reach Node's modelRequest without a browser command (the lead wires that), so this test runs the
-// agent loop in the page over an in-page fake transport that plays the scripted assembly conversation.
+// The agent loop over an in-page fake transport that plays the scripted assembly conversation: first in the page
+// itself, then as a run has it, in its realm (a sandboxed frame) whose model requests the harness carries.
 
 const POSE = { id: 'part-0002', position: [0.4, 0.1, 0.3], quaternion: [1, 0, 0, 0] }
 const FINAL = '{"status":"completed","summary":"Moved part-0002.","checked_connections":[],"uncertainties":[]}'
@@ -90,4 +92,49 @@ describe('API agents in the page over the registered WebMCP tools', () => {
       expect(records.filter(r => r.type === 'tool_call')).toHaveLength(3)
     })
   }
+
+  for (const provider of ['openai', 'anthropic'] as const) {
+    it(`${provider}: runs the loop in its realm, its model requests carried by the harness, and its usage reported`, async () => {
+      const { transport, requests } = pageTransport(provider)
+      const records: ConversationEntry[] = []
+      const realm = openAgentRealm(await commands.awbTestRealmCode({ kind: 'api' }))
+      try {
+        const result = await runAgentInRealm(realm, { prompt: 'Assemble.', pages: [{ page: 1, mimeType: 'image/png', bytes: tinyPng(3) }], agent: { kind: 'api', spec: { provider, model: 'page-model', maxTurns: 10, maxOutputTokens: 100 } } }, {
+          listTools: () => registry.listTools(),
+          invokeTool: (name, input, options) => registry.invokeTool(name, input, options),
+          record: async (entry) => { records.push(entry) },
+          models: transport,
+          signal: new AbortController().signal,
+        })
+        expect(parseAgentOutcome(result.finalAnswer)).toMatchObject({ status: 'completed' })
+        expect(result).toMatchObject({ usage: { input_tokens: 40, output_tokens: 4 }, model: 'page-fake' })
+        expect(requests).toHaveLength(4)
+        expect(pngSize(fromBase64(capturedImage(provider, requests[3]!)))).toEqual({ width: 1024, height: 768 })
+        expect(runtime.exportEpisode().calls.map(call => call.name)).toEqual(['get_scene', 'set_object_pose', 'capture_scene'])
+        expect(records.filter(r => r.type === 'tool_call')).toHaveLength(3)
+      } finally {
+        realm.dispose()
+      }
+    })
+  }
+
+  it('reports what a failed API agent spent, through its realm (ApiAgentError, by name)', async () => {
+    let turn = 0
+    const transport: ModelTransport = { send: async () => (++turn === 1 ? reply('openai', 1) : { nonsense: true }) }
+    const realm = openAgentRealm(await commands.awbTestRealmCode({ kind: 'api' }))
+    try {
+      const run = runAgentInRealm(realm, { prompt: 'Assemble.', pages: [], agent: { kind: 'api', spec: { provider: 'openai', model: 'page-model', maxTurns: 10, maxOutputTokens: 100 } } }, {
+        listTools: () => registry.listTools(),
+        invokeTool: (name, input, options) => registry.invokeTool(name, input, options),
+        record: async () => {},
+        models: transport,
+        signal: new AbortController().signal,
+      })
+      const error = await run.then(() => undefined, (failure: unknown) => failure)
+      expect(error).toBeInstanceOf(AgentFailure)
+      expect(error).toMatchObject({ name: 'ApiAgentError', agentCode: 'API_AGENT_MALFORMED_RESPONSE', spent: { usage: { input_tokens: 10, output_tokens: 1 } } })
+    } finally {
+      realm.dispose()
+    }
+  })
 })

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseAgentOutcome, type AgentRunContext, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
 import { ApiAgentError, createApiAgent, type ModelTransport } from '../../src/agents/api/index.ts'
@@ -219,3 +223,39 @@ describe('limits and failures over HTTP', () => {
     expect(server.requests).toHaveLength(2)
   })
 })
+
+describe('an API agent in a real run (child `vitest run`, real Chromium)', () => {
+  it('runs its loop in its realm: each model request goes through the harness to Node, which holds the key and counts the usage', async () => {
+    const root = resolve(import.meta.dirname, '..', '..')
+    const runs = await mkdtemp(join(tmpdir(), 'awb-api-run-'))
+    try {
+      server.script('openai', scriptedAssemblyConversation('openai'))
+      let output = ''
+      const child = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'partnet-none', '-t', '44266'], {
+        cwd: root,
+        env: { ...process.env, AWB_AGENT: 'openai:fake-gpt-model', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: OPENAI_KEY, AWB_RUNS: runs, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+      child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+      const code = await new Promise<number | null>(resolvePromise => child.on('close', resolvePromise))
+      expect(server.requests, output).toHaveLength(4)
+      for (const request of server.requests) expect(request.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`)
+      const [runId] = await readdir(runs)
+      const sampleDir = join(runs, runId!, 'blocks', 'partnet-none', 'samples', '44266')
+      const result = JSON.parse(await readFile(join(sampleDir, 'result.json'), 'utf8')) as Record<string, unknown>
+      expect(result, output).toMatchObject({
+        status: 'completed',
+        execution: { status: 'completed', final_answer: SCRIPTED_FINAL_ANSWER, usage: { input_tokens: 1000, output_tokens: 100, cached_input_tokens: 10 }, model: 'fake-gpt' },
+        tool_calls: 3,
+      })
+      const conversation = await readFile(join(sampleDir, 'conversation.jsonl'), 'utf8')
+      expect(conversation.split('\n').filter(line => line.includes('"type":"tool_call"'))).toHaveLength(3)
+      expect(conversation).not.toContain(OPENAI_KEY)
+      expect(code, output).toBe(0)
+    } finally {
+      await rm(runs, { recursive: true, force: true })
+    }
+  }, 240_000)
+})
+

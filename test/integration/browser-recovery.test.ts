@@ -1,9 +1,11 @@
 // Browser faults inside a run (child `vitest run` processes, real Chromium), on each supported Vitest: a killed Chromium
 // or a crashed page fails only its sample in flight and the block goes on in a new page while the other block completes;
-// Ctrl-C drains; a page agent that never yields is closed past its time limit. The recovery is plugin/vitest-compat.
-import { readFile } from 'node:fs/promises'
+// Ctrl-C drains; a page agent that never yields is ended at its time limit, or, where its realm shares the page's
+// process, its page is closed past its time limit. The recovery is plugin/vitest-compat.
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { findChromium } from '../../src/shared/chromium.ts'
 import { BLOCK, CHILD_MS, chromiumOf, newRuns, removeRunFolders, results, runDirs, runningSamples, SAMPLES, SLOW_AGENT, SPINNING_AGENT, status, vitestRun } from '../helpers/long-run.ts'
 
 afterAll(removeRunFolders)
@@ -38,7 +40,7 @@ describe('faults in the middle of a sample', () => {
     const runList = await runDirs(runs)
     expect(runList).toHaveLength(1)
     const run = runList[0]!
-    expect(await status(run)).toMatchObject({ status: 'completed', counts: { completed: 7, interrupted: 1 } })
+    expect(await status(run), crashed.output).toMatchObject({ status: 'completed', counts: { completed: 7, interrupted: 1 } })
     expect(Object.entries((await status(run)).samples).filter(([, state]) => state === 'interrupted').map(([id]) => id)).toEqual([inFlight])
     expect((await results(runs)).get(inFlight!)).toMatchObject({ status: 'failed', execution: { status: 'interrupted', error: expect.stringContaining(reason) } })
     // Every sample has a row: the lost one an error row, the rest scored.
@@ -75,10 +77,25 @@ describe('faults in the middle of a sample', () => {
 })
 
 describe('a page agent that never yields', () => {
-  it('its page is closed once it is past its time limit and silent for the grace: the sample is a timeout, the block goes on in a new page', async () => {
+  it('is ended at its time limit: its realm spins in its own process, so the harness stops it, saves its world and the block goes on', async () => {
     const runs = await newRuns()
     // Misc/grefodun is the block's only 7-part sample: its agent spins; the others stop at once and are scored.
     const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5', AWB_HUNG_PAGE_GRACE_SECONDS: '10' })
+    expect(run.code, run.output).toBe(1)
+    expect(run.output).toMatch(/1 failed \| 3 passed/)
+    expect(run.output).not.toMatch(/stopped responding/)
+    const [runDir] = await runDirs(runs)
+    const result = JSON.parse(await readFile(join(runDir!, 'blocks', BLOCK, 'samples', 'Misc--grefodun', 'result.json'), 'utf8')) as unknown
+    // The page's own time limit fired (the realm's frame was removed): the world the agent left was saved and scored.
+    expect(result).toMatchObject({ status: 'failed', execution: { status: 'timeout', error: 'time limit of 5 s reached' }, archive: { status: 'saved' } })
+    expect(await status(runDir!)).toMatchObject({ status: 'completed', counts: { completed: 3, failed: 1 } })
+  }, CHILD_MS)
+
+  it('where its realm shares the page\'s process (site isolation off), its page is closed once past its time limit and silent for the grace: the sample is a timeout, the block goes on in a new page', async () => {
+    const runs = await newRuns()
+    // A Chromium that keeps sandboxed frames in their parent's process: the spinning realm blocks the tester page.
+    const chromium = await chromiumWithoutSiteIsolation(await newRuns())
+    const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5', AWB_HUNG_PAGE_GRACE_SECONDS: '10', AWB_CHROMIUM: chromium })
     expect(run.code, run.output).toBe(1)
     expect(run.output).toMatch(/1 failed \| 3 passed/)
     expect(run.output).toMatch(/awb: the page of block ikea-manualbook stopped responding: Misc\/grefodun is \d+ s past its time limit of 5 s and the page has not checked in for \d+ s/)
@@ -91,3 +108,12 @@ describe('a page agent that never yields', () => {
     expect(summary).toMatchObject({ attempted: 4, blocks: { [BLOCK]: { attempted: 4, scored: 3 } } })
   }, CHILD_MS)
 })
+
+/** A launcher (in `dir`) of this machine's Chromium with site isolation off, for AWB_CHROMIUM. */
+async function chromiumWithoutSiteIsolation(dir: string): Promise<string> {
+  const chromium = findChromium()
+  if (chromium === undefined) throw new Error('no Chromium found')
+  const launcher = join(dir, 'chromium-without-site-isolation.sh')
+  await writeFile(launcher, `#!/bin/sh\nexec ${JSON.stringify(chromium)} --disable-site-isolation-trials "$@"\n`, { mode: 0o755 })
+  return launcher
+}

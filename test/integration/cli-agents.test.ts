@@ -1,7 +1,9 @@
 // CLI agents end to end: the fake Codex / Claude CLI (test/helpers/fake-agent-cli.mjs) driven by runCliAgent,
 // talking to the benchmark surface over the stdio bridge and Streamable HTTP, backed by a real WorldRuntime on a
 // package sample; the final episode is scored. Also crash, hang (timeout), quota, invalid output, and a
-// ground-truth canary that nothing served may contain.
+// ground-truth canary that nothing served may contain. The CLIs run in the agent sandbox (bubblewrap), as in a
+// benchmark run: the fake's own variables pass only because the run lists them, and it writes its log into its workspace.
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +13,7 @@ import { runCliAgent, runCliAgentOnRelay, summarizeFailure, type CliAgentKind, t
 import { composePrompt, type ConversationEntry, type ReferencePage } from '../../src/agents/index.ts'
 import { encodeEpisode, decodeEpisode } from '../../src/episode/index.ts'
 import { createScorer, scoreFinalEpisode, type SampleScorer } from '../../src/evaluate/index.ts'
+import { DEFAULT_SANDBOX, type SandboxSettings } from '../../src/agents/sandbox/index.ts'
 import { createMcpSurface, createRuntimeRelay, startMcpHttpServer, type McpHttpServer, type McpSurface } from '../../src/mcp/index.ts'
 import { findSample, openPackage, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../../src/package/index.ts'
 import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
@@ -20,6 +23,8 @@ const FAKE_CLI = fileURLToPath(new URL('../helpers/fake-agent-cli.mjs', import.m
 /** A ground-truth value planted in evaluation.json (a GT position component); no served byte may contain it. */
 const CANARY = '0.7315926535897'
 const BLOCK = 'ikea-manualbook'
+/** The fake's settings reach it the way a user's `env` list passes variables into the sandbox. */
+const SANDBOX: SandboxSettings = { ...DEFAULT_SANDBOX, passEnv: ['FAKE_AGENT_LOG', 'FAKE_AGENT_MODE', 'FAKE_AGENT_CALLS'] }
 
 let fixture: PackageFixture
 let pkg: BenchmarkPackage
@@ -69,11 +74,11 @@ async function openEnvironment(): Promise<Environment> {
   return environment
 }
 
-let runs = 0
 async function runFake(kind: CliAgentKind, env: Record<string, string> = {}, options: Partial<RunCliAgentOptions> = {}) {
   const { server, surface, records } = environment ?? await openEnvironment()
   const workspace = await mkdtemp(join(scratch, 'ws-'))
-  const log = join(scratch, `log-${++runs}.json`)
+  // The workspace is the one folder the sandboxed CLI may write.
+  const log = join(workspace, 'fake-agent-log.json')
   const run = await runCliAgent({
     kind,
     model: 'fake-model-1',
@@ -83,12 +88,24 @@ async function runFake(kind: CliAgentKind, env: Record<string, string> = {}, opt
     workspace,
     executable: { command: process.execPath, args: [FAKE_CLI] },
     env: { ...process.env, ...env, FAKE_AGENT_LOG: log, CLAUDECODE: '1', CODEX_THREAD_ID: 'parent', CLAUDE_CODE_ENTRYPOINT: 'cli' },
+    sandbox: SANDBOX,
     onRecord: entry => { records.push(entry) },
     mcpActivity: () => ({ listings: surface.listings, calls: surface.calls }),
     ...options,
   })
   const invocation = JSON.parse(await readFile(log, 'utf8')) as { pid: number, argv: string[], stdin: string, env: Record<string, string> }
-  return { run, records, invocation, workspace }
+  return { run, records, invocation, workspace, log }
+}
+
+/** Host processes whose environment holds `text` (the fake's pid is its PID namespace's, not the host's). */
+function processesWithEnvironment(text: string): number[] {
+  return readdirSync('/proc').filter(name => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(text)
+    } catch {
+      return false // Gone meanwhile, or not ours to read.
+    }
+  }).map(Number)
 }
 
 describe('CLI agents through the benchmark surface', () => {
@@ -166,10 +183,11 @@ describe('CLI agents through the benchmark surface', () => {
   })
 
   it('a hang past the limit is a timeout and the whole process group is killed', async () => {
-    const { run, invocation } = await runFake('claude', { FAKE_AGENT_MODE: 'hang' }, { timeoutMs: 1_500 })
+    const { run, log } = await runFake('claude', { FAKE_AGENT_MODE: 'hang' }, { timeoutMs: 1_500 })
     expect(run.execution.status).toBe('timeout')
     expect(run.execution.error).toContain('TimeoutError')
-    expect(() => process.kill(invocation.pid, 0)).toThrow()
+    // Its sandbox's PID namespace died with it: no process anywhere still carries its unique log path.
+    expect(processesWithEnvironment(log)).toEqual([])
   })
 
   it('cancelling is interrupted', async () => {
@@ -223,6 +241,7 @@ describe('CLI agents through the benchmark surface', () => {
         relay: createRuntimeRelay({ runtime, referencePages: pages }),
         workspace: await mkdtemp(join(scratch, 'ws-')),
         executable: { command: process.execPath, args: [FAKE_CLI] },
+        sandbox: SANDBOX,
         onRecord: entry => { records.push(entry) },
       })
       expect(run.execution.status).toBe('completed')

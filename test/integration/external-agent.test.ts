@@ -1,7 +1,9 @@
 // Bring your own agent, (b) an external program: the README's example folder (examples/external-agent, plain
 // Python) run per sample against its MCP endpoint — in Node against a real WorldRuntime, then end to end through the
-// browser as users run the benchmark — plus crash, silence, hang and a program that never reaches the endpoint.
+// browser as users run the benchmark, sandboxed — plus crash, silence, hang, a program that never reaches the endpoint,
+// and a run where no sandbox can start (the sample is refused, the program never runs).
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -110,5 +112,26 @@ describe('external agent program', () => {
     })
     const final = await decodeEpisode(new Uint8Array(await readFile(join(dir, 'final.episode.zip'))), { source: 'final' })
     expect(final.calls.map(call => call.name)).toEqual(['list_objects', 'translate_objects'])
+    // It ran in the sandbox, with the package and the runs folder out of its view.
+    const run = JSON.parse(await readFile(join(runs, runId!, 'run.json'), 'utf8')) as { options: { sandbox: unknown } }
+    expect(run.options.sandbox).toMatchObject({ enabled: true, hiddenPaths: expect.arrayContaining([fixture.root, runs]) as unknown })
+  }, 240_000)
+
+  it('through the browser: when no sandbox can start, the sample is refused with how to enable one and the program never runs', async () => {
+    const runs = join(scratch, 'runs-no-sandbox')
+    const marker = join(scratch, 'external-program-ran')
+    const program = ['node', '-e', `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran")`]
+    const output = await new Promise<string>((done) => {
+      execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
+        cwd: ROOT,
+        env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: program }), AWB_BWRAP: join(scratch, 'no-such-bwrap'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+      }, (_error, stdout, stderr) => done(`${stdout}\n${stderr}`))
+    })
+    const [runId] = await readdir(runs)
+    const result = JSON.parse(await readFile(join(runs, runId!, 'blocks', BLOCK, 'samples', 'sample-00', 'result.json'), 'utf8')) as { status: string, execution: { status: string, error: string } }
+    expect(result.status, output).toBe('failed')
+    expect(result.execution.error).toMatch(/no-such-bwrap was not found.*sudo apt-get install bubblewrap.*kernel\.apparmor_restrict_unprivileged_userns=0.*AWB_SANDBOX=off/)
+    expect(existsSync(marker)).toBe(false)
   }, 240_000)
 })

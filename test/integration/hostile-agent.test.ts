@@ -1,7 +1,9 @@
-// A hostile page agent against a real benchmark run (a child `vitest run`, real Chromium): it tries to read the
-// ground truth, write on the host, use the scorer as an oracle and break out of its sample, from inside the page,
-// while this process probes the same server from outside. A canary planted in every evaluation.json must appear
-// nowhere the agent or the run records can see. Each defence has a probe that only it stops (see SECURITY.md).
+// A hostile page agent against a real benchmark run (a child `vitest run`, real Chromium): from its realm (a sandboxed,
+// opaque-origin frame) it tries to reach the tester page, Vitest and the Vite server; a page accomplice (a setup file
+// in the tester page, standing for page code that escaped, or any page on the server) tries to read the ground truth,
+// write on the host, use the scorer as an oracle and break out of its sample through Vitest and our commands; and this
+// process probes the same server from outside. A canary planted in every evaluation.json must appear nowhere the agent
+// or the run records can see. Each defence has a probe that only it stops (see SECURITY.md).
 import { spawn } from 'node:child_process'
 import { createHash, randomUUID } from 'node:crypto'
 import { createServer, request, type Server } from 'node:http'
@@ -11,10 +13,11 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Probe, ProbeOutcome } from './hostile/hostile-agent.ts'
+import { CONSOLE_MARKER, type Probe, type ProbeOutcome } from './hostile/hostile-agent.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const AGENT = join(ROOT, 'test', 'integration', 'hostile', 'hostile-agent.ts')
+const ACCOMPLICE = join(ROOT, 'test', 'integration', 'hostile', 'page-accomplice.ts')
 const BLOCK = 'ikea-manualbook'
 const SAMPLE = 'Chair/logrelm'
 const OTHER_SAMPLE = 'Misc/grefodun'
@@ -31,10 +34,17 @@ interface Attack {
   victimPath: string
   evaluationPath: string
   evaluationHash: string
+  /** The Vite server's origin, as the tester page reported it. */
   origin: string | undefined
+  /** The ancestors' origins the realm could see (Chromium's location.ancestorOrigins). */
+  realmAncestors: string[]
   fromOutside: ProbeOutcome[]
+  /** The realm's probes, from inside the agent's frame. */
+  realm: ProbeOutcome[]
   before: ProbeOutcome[]
   after: ProbeOutcome[]
+  /** What reached the tester page from the realm: window messages, messages on Vitest's channels. */
+  received: string[]
   exitCode: number | null
   output: string
 }
@@ -130,9 +140,6 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'awb:model-request', kind: 'command', name: 'awbModelRequest', args: [{ provider: 'openai', body: { model: 'gpt-x', messages: [] } }] },
     { id: 'awb:run-cli-agent', kind: 'command', name: 'awbRunCliAgent', args: [BLOCK, SAMPLE] },
     { id: 'globals', kind: 'globals' },
-    // Tools: finite values whose squares overflow would make the world unscorable.
-    { id: 'tool:translate-1e308', kind: 'tool', name: 'translate_objects', input: { ids: ['part-0001'], delta: [1e308, 0, 0] } },
-    { id: 'tool:set-pose-1e200', kind: 'tool', name: 'set_object_pose', input: { id: 'part-0001', position: [0, 1e200, 0] } },
   ]
   const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]).toString('base64')
   const finishReport = {
@@ -151,6 +158,65 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'awb:start-other-after-finish', kind: 'command', name: 'awbStartSample', args: [BLOCK, OTHER_SAMPLE] },
   ]
   return { before, after }
+}
+
+/** The forged messages the realm sends on the port it holds (taken by wrapping MessagePort.prototype.postMessage). */
+const FORGED_PORT_MESSAGES = [
+  // A record of another sample: the request names a block and sample, which the harness never takes from the realm.
+  { type: 'request', id: 9001, request: { kind: 'record', entry: { type: 'event', event: 'awb-hostile forged' }, block: 'partnet-none', sampleId: '20545' } },
+  // A model request from an agent that is no API agent.
+  { type: 'request', id: 9002, request: { kind: 'model', request: { provider: 'openai', body: { model: 'gpt-x', messages: [] } } } },
+  // A request the protocol does not have, and a known one with a sample named beside it.
+  { type: 'request', id: 9003, request: { kind: 'finish', report: {} } },
+  { type: 'request', id: 9004, block: 'partnet-none', sampleId: '20545', request: { kind: 'tool', name: 'list_objects', input: {} } },
+]
+
+/** The probes the agent runs in its realm, given where the Vite server is (`origin`). */
+function realmProbes(attack: Pick<Attack, 'evaluationPath'>, origin: string): Probe[] {
+  const ws = origin.replace(/^http/, 'ws')
+  const evaluationUrl = `${origin}/@fs${attack.evaluationPath}`
+  const forgePort = `
+    let port
+    const original = MessagePort.prototype.postMessage
+    MessagePort.prototype.postMessage = function (message) { port ??= this; return original.call(this, message) }
+    console.debug('awb-hostile: taking the realm port')
+    MessagePort.prototype.postMessage = original
+    const replies = {}
+    port.addEventListener('message', event => { if (event.data?.type === 'reply' && event.data.id >= 9000) replies[event.data.id] = event.data })
+    for (const message of ${JSON.stringify(FORGED_PORT_MESSAGES)}) port.postMessage(message)
+    await new Promise(resolve => setTimeout(resolve, 1000))
+    return replies`
+  return [
+    { id: 'realm:origin', kind: 'eval', code: 'return self.origin' },
+    { id: 'realm:globals', kind: 'globals' },
+    { id: 'realm:parent-document', kind: 'eval', code: 'return parent.document.title' },
+    { id: 'realm:parent-vitest', kind: 'eval', code: 'return typeof parent.__vitest_worker__' },
+    { id: 'realm:top-vitest', kind: 'eval', code: 'return typeof top.__vitest_browser_runner__' },
+    { id: 'realm:frame-element', kind: 'eval', code: 'return String(frameElement)' },
+    { id: 'realm:navigate-parent', kind: 'eval', code: 'parent.location.href = "about:blank"; return "navigated"' },
+    { id: 'realm:open-window', kind: 'eval', code: `return String(window.open(${JSON.stringify(`${origin}/__vitest__/`)}))` },
+    { id: 'realm:import-vitest-browser', kind: 'import', url: 'vitest/browser' },
+    { id: 'realm:import-evaluation', kind: 'import', url: evaluationUrl },
+    { id: 'realm:fetch-evaluation', kind: 'fetch', url: evaluationUrl },
+    { id: 'realm:fetch-evaluation-no-cors', kind: 'fetch', url: evaluationUrl, mode: 'no-cors' },
+    { id: 'realm:fetch-browser-api', kind: 'fetch', url: `${origin}/__vitest_browser_api__` },
+    { id: 'realm:fetch-package-json', kind: 'fetch', url: `${origin}/package.json` },
+    { id: 'realm:script-evaluation', kind: 'script', src: `${evaluationUrl}?import` },
+    { id: 'realm:script-source', kind: 'script', src: `${origin}/src/agents/prompt.ts` },
+    { id: 'realm:websocket-tester', kind: 'websocket', url: `${ws}/__vitest_browser_api__?type=tester&rpcId=awb-hostile&sessionId=awb-hostile&projectName=${BLOCK}&method=run&token=0` },
+    { id: 'realm:websocket-hmr', kind: 'websocket', url: `${ws}/`, protocols: ['vite-hmr'] },
+    { id: 'realm:cookie', kind: 'eval', code: 'return document.cookie' },
+    { id: 'realm:local-storage', kind: 'eval', code: 'return localStorage.length' },
+    { id: 'realm:indexed-db', kind: 'eval', code: 'indexedDB.open("awb-hostile"); return "opened"' },
+    // Vitest's orchestrator and testers talk over BroadcastChannels (a `cancel` on the global one cancels the run).
+    { id: 'realm:broadcast-cancel', kind: 'eval', code: 'new BroadcastChannel("vitest:global").postMessage({ type: "cancel", reason: "awb-hostile" }); return "posted"' },
+    { id: 'realm:post-parent', kind: 'eval', code: 'parent.postMessage({ type: "cancel", event: "ready", iframeId: "awb-hostile" }, "*"); parent.postMessage({ type: "awb-agent-realm-connect", code: "awb-hostile" }, "*"); return "posted"' },
+    { id: 'realm:post-top', kind: 'eval', code: 'top.postMessage({ type: "cancel", event: "response:awb-hostile" }, "*"); return "posted"' },
+    { id: 'realm:forged-port', kind: 'eval', code: forgePort },
+    // Tools: finite values whose squares overflow would make the world unscorable.
+    { id: 'tool:translate-1e308', kind: 'tool', name: 'translate_objects', input: { ids: ['part-0001'], delta: [1e308, 0, 0] } },
+    { id: 'tool:set-pose-1e200', kind: 'tool', name: 'set_object_pose', input: { id: 'part-0001', position: [0, 1e200, 0] } },
+  ]
 }
 
 /** Far enough up from the project root to reach `/` whatever its depth. */
@@ -207,25 +273,44 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   const plantedPath = join(projectScratch, 'planted.ts')
   const victimPath = join(projectScratch, 'victim.txt')
   await writeFile(victimPath, 'keep me')
-  const result: Attack = { canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, fromOutside: [], before: [], after: [], exitCode: null, output: '' }
+  const result: Attack = { canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
   const probes = pageProbes(result)
 
+  // The page accomplice asks for its turn at setup and is answered when the agent hands it over; the agent waits
+  // until the page has run its probes.
+  let givePageTurn: ((probes: { before: Probe[]; after: Probe[] }) => void) | undefined
+  const pageTurn = new Promise<{ before: Probe[]; after: Probe[] }>((resolvePromise) => { givePageTurn = resolvePromise })
+  let pageDone: (() => void) | undefined
+  const pageFinished = new Promise<void>((resolvePromise) => { pageDone = resolvePromise })
   const server: Server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*')
     void (async () => {
       const body = await readBody(req)
-      if (req.url === '/origin') {
+      if (req.url === '/page-turn') {
         result.origin = (JSON.parse(body) as { origin: string }).origin
+        res.end(JSON.stringify(await pageTurn))
+      } else if (req.url === '/realm') {
+        result.realmAncestors = (JSON.parse(body) as { ancestorOrigins: string[] }).ancestorOrigins
+        res.end(JSON.stringify(realmProbes(result, result.origin ?? result.realmAncestors[0] ?? 'http://localhost')))
+      } else if (req.url === '/realm-report') {
+        result.realm = JSON.parse(body) as ProbeOutcome[]
+        res.end('{}')
+      } else if (req.url === '/page-turn-now') {
         // Another process on the same port, while the sample is open: the same URLs, raw.
         const fetches = probes.before.filter((probe): probe is Extract<Probe, { kind: 'fetch' }> => probe.kind === 'fetch')
-        for (const probe of fetches) result.fromOutside.push(await rawGet(result.origin, probe.url))
-        res.end(JSON.stringify(probes))
+        if (result.origin !== undefined) for (const probe of fetches) result.fromOutside.push(await rawGet(result.origin, probe.url))
+        givePageTurn!(probes)
+        await Promise.race([pageFinished, new Promise(resolvePromise => setTimeout(resolvePromise, 90_000))])
+        res.end('{}')
       } else if (req.url === '/report') {
         result.before = JSON.parse(body) as ProbeOutcome[]
         res.end('{}')
       } else if (req.url === '/report-after') {
-        result.after = JSON.parse(body) as ProbeOutcome[]
+        const report = JSON.parse(body) as { outcomes: ProbeOutcome[]; received: string[] }
+        result.after = report.outcomes
+        result.received = report.received
         res.end('{}')
+        pageDone!()
       } else {
         res.statusCode = 404
         res.end()
@@ -233,8 +318,19 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
     })()
   })
   await new Promise<void>(resolvePromise => server.listen(0, '127.0.0.1', resolvePromise))
+  // The benchmark's config plus the page accomplice as a setup file: it runs in the tester page, before the block
+  // suite. Inside the checkout (an ignored folder), where `vitest/config` resolves.
+  const configDir = join(ROOT, '.awb-hostile', `${id}-config`)
+  scratchDirs.push(configDir)
+  await mkdir(configDir, { recursive: true })
+  const config = join(configDir, 'vitest.config.ts')
+  await writeFile(config, [
+    `import { defineConfig } from 'vitest/config'`,
+    `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,
+    `export default defineConfig({ root: ${JSON.stringify(ROOT)}, plugins: [assemblyWorld()], test: { setupFiles: [${JSON.stringify(ACCOMPLICE)}] } })`,
+  ].join('\n'))
   try {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', BLOCK, '-t', SAMPLE], {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config, '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -252,8 +348,12 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
     })
     child.stdout.on('data', (chunk: Buffer) => { result.output += chunk.toString() })
     child.stderr.on('data', (chunk: Buffer) => { result.output += chunk.toString() })
+    // A run the attack broke (a realm that could navigate its page, say) must fail this test, not hang it.
+    const deadline = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS - 20_000)
     result.exitCode = await new Promise<number | null>(resolvePromise => child.on('close', code => resolvePromise(code)))
+    clearTimeout(deadline)
   } finally {
+    server.closeAllConnections()
     await new Promise(resolvePromise => server.close(resolvePromise))
   }
   return result
@@ -275,12 +375,62 @@ function expectNoGroundTruth(attackResult: Attack, outcomes: readonly ProbeOutco
 
 describe.each(['inside', 'outside'] as const)('a hostile page agent in a real run (package %s the project)', (where) => {
   let result: Attack
-  it('runs the hostile agent in the page of a real sample', async () => {
+  it('runs the hostile agent in its realm beside a real sample\'s page, and the page accomplice in that page', async () => {
     result = await attack(where)
     expect(result.origin, result.output).toMatch(/^http:\/\/(localhost|127\.0\.0\.1):\d+$/)
+    expect(result.realm.length, result.output).toBe(realmProbes(result, result.origin!).length)
     expect(result.before.length, result.output).toBeGreaterThan(30)
     expect(result.after).toHaveLength(7)
   }, CHILD_TIMEOUT_MS)
+
+  it('runs the agent in its own realm: an opaque origin, no Vitest global, no secret, nothing of the page\'s DOM', () => {
+    expect(outcome(result.realm, 'realm:origin').value).toBe('"null"')
+    const globals = JSON.parse(outcome(result.realm, 'realm:globals').value!) as { vitest: string[]; env: Record<string, unknown>; process: unknown }
+    expect(globals.vitest).toEqual([])
+    expect(globals.process).toBeNull()
+    expect(JSON.stringify(globals.env)).not.toContain(result.canary)
+    for (const id of ['parent-document', 'parent-vitest', 'top-vitest', 'navigate-parent', 'cookie', 'local-storage', 'indexed-db']) {
+      expect(outcome(result.realm, `realm:${id}`).error, id).toMatch(/^SecurityError/)
+    }
+    expect(outcome(result.realm, 'realm:frame-element').value).toBe('"null"')
+    expect(outcome(result.realm, 'realm:open-window').value).toBe('"null"')
+    // Chromium tells any frame its ancestors' origins: the realm knows where the server is, and gets nothing from it.
+    expect(result.realmAncestors[0]).toBe(result.origin)
+  })
+
+  it('cannot reach Vitest or the Vite server from its realm: no module, no readable answer, no script, no socket', () => {
+    expect(outcome(result.realm, 'realm:import-vitest-browser').error).toMatch(/^TypeError: Failed to resolve module specifier/)
+    expect(outcome(result.realm, 'realm:import-evaluation').error).toMatch(/^TypeError/)
+    // Cross-origin from the realm's opaque origin: the server sends no CORS header for origin `null`.
+    for (const id of ['fetch-evaluation', 'fetch-browser-api', 'fetch-package-json']) expect(outcome(result.realm, `realm:${id}`).error, id).toMatch(/^TypeError: Failed to fetch/)
+    expect(outcome(result.realm, 'realm:fetch-evaluation-no-cors')).toMatchObject({ status: 0, body: '' })
+    // The realm's policy runs no script from the server (a classic script would bypass CORS).
+    for (const id of ['script-evaluation', 'script-source']) expect(outcome(result.realm, `realm:${id}`).value, id).toBe('refused')
+    // Without the tester page's token, Vitest's browser API and Vite's HMR socket never open for the realm.
+    for (const id of ['websocket-tester', 'websocket-hmr']) {
+      const socket = outcome(result.realm, `realm:${id}`).value ?? outcome(result.realm, `realm:${id}`).error ?? ''
+      expect(socket, id).not.toMatch(/open|message/)
+    }
+  })
+
+  it('cannot talk its way out of its realm: forged messages to the page, to Vitest\'s channels and on its own port are refused', () => {
+    // Window messages reach the tester page only as inert events from origin `null` (nothing there listens to them,
+    // the harness talks over its port); Vitest's BroadcastChannels are out of the opaque origin's reach.
+    for (const id of ['broadcast-cancel', 'post-parent', 'post-top']) expect(outcome(result.realm, `realm:${id}`).value, id).toBe('"posted"')
+    expect(result.received.filter(line => line.startsWith('broadcast'))).toEqual([])
+    expect(result.received.every(line => line.startsWith('window message from null'))).toBe(true)
+    const replies = JSON.parse(outcome(result.realm, 'realm:forged-port').value!) as Record<string, { ok: boolean; error?: string }>
+    expect(replies['9001']).toMatchObject({ ok: false, error: expect.stringMatching(/not a message of the agent protocol/) })
+    expect(replies['9002']).toMatchObject({ ok: false, error: expect.stringMatching(/makes no model requests/) })
+    expect(replies['9003']).toMatchObject({ ok: false, error: expect.stringMatching(/not a message of the agent protocol/) })
+    expect(replies['9004']).toMatchObject({ ok: false, error: expect.stringMatching(/not a message of the agent protocol/) })
+    // The run was not cancelled: the sample was started, probed and finished.
+    expect(outcome(result.after, 'awb:finish-early').value).toContain('"row"')
+  })
+
+  it('has its console output in the run\'s output', () => {
+    expect(result.output).toContain(CONSOLE_MARKER)
+  })
 
   it('never gets an answer from the server for the package, runs or demonstrations: not from the page, not from another process', () => {
     const fetches = result.before.filter(entry => entry.id.startsWith('fetch:'))
@@ -339,7 +489,7 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
   })
 
   it('gets a tool error for positions whose squares overflow', () => {
-    for (const id of ['tool:translate-1e308', 'tool:set-pose-1e200']) expect(outcome(result.before, id).value).toMatch(/Position out of range/)
+    for (const id of ['tool:translate-1e308', 'tool:set-pose-1e200']) expect(outcome(result.realm, id).value).toMatch(/Position out of range/)
   })
 
   it('gets one score for its sample, however early it asks, and never a second', () => {
@@ -356,10 +506,12 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
   })
 
   it('leaves no trace of the canary in anything the agent saw or the run recorded, and the ground truth intact', async () => {
-    expectNoGroundTruth(result, [...result.before, ...result.after])
+    expectNoGroundTruth(result, [...result.realm, ...result.before, ...result.after])
     const recorded = await filesUnder(result.runsDir)
     expect(recorded.some(file => file.endsWith('result.json'))).toBe(true)
     for (const file of recorded) expect((await readFile(file)).includes(result.canary), file).toBe(false)
+    // Nothing the realm forged on its port was recorded.
+    for (const file of recorded) expect((await readFile(file)).includes('awb-hostile forged'), file).toBe(false)
     expect(createHash('sha256').update(await readFile(result.evaluationPath)).digest('hex')).toBe(result.evaluationHash)
   })
 })

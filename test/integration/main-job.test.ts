@@ -169,6 +169,8 @@ describe('the main job', () => {
       const run = await vitest(['--project', 'partnet-none'], {
         AWB_AGENT: 'codex', AWB_MODEL: 'fake-model', FAKE_AGENT_MODE: 'crash',
         AWB_AGENT_COMMAND: JSON.stringify([process.execPath, FAKE_CLI]),
+        // The sandboxed CLI sees only allow-listed variables: the fake's mode is passed by name.
+        AWB_AGENT_ENV: JSON.stringify(['FAKE_AGENT_MODE']),
       })
       expect(run.output).toMatch(/Tests\s+1 failed \(1\)/)
       expect(run.output).toMatch(/partnet-none \/ sample-00: the agent failed: .*simulated crash/)

@@ -1,4 +1,5 @@
-// README's page agent example (examples/page-agent) in a real run: loaded by path, its calls recorded, scored.
+// README's page agent example (examples/page-agent) in a real run: bundled by path into its realm, its calls recorded,
+// its console output in the run's output, the sample scored.
 import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -26,6 +27,8 @@ describe('the page agent example', () => {
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
     const code = await new Promise<number | null>(resolvePromise => child.on('close', resolvePromise))
     expect(code, output).toBe(0)
+    // Logged in its realm (a sandboxed frame), printed by the harness in the tester page, collected by Vitest.
+    expect(output).toMatch(/example agent: \d+ prompt characters, 0 reference pages, tools: list_objects, /)
     const [runId] = await readdir(runs)
     const sampleDir = join(runs, runId!, 'blocks', 'partnet-none', 'samples', SAMPLE)
     const conversation = (await readFile(join(sampleDir, 'conversation.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { type: string; name?: string })

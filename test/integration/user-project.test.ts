@@ -156,35 +156,57 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     expect(row!.tool_calls).toBeGreaterThan(2)
   }, 300_000)
 
-  it('installed, the page still reads nothing of the bundled answers or their generator (an agent that tries)', async () => {
+  it('installed, the page still reads nothing of the bundled answers or their generator (page code and an agent that try)', async () => {
     const installed = join(project, 'node_modules', manifest.name)
     const evaluation = (await readdir(join(installed, 'fixtures', 'awb-mini'), { recursive: true })).find(file => file.endsWith('evaluation.json'))
     const targets = {
       evaluation: `/@fs${join(installed, 'fixtures', 'awb-mini', evaluation!)}`,
       demonstrations: `/@fs${join(installed, 'fixtures', 'demonstrations', 'partnet-none')}`,
       generator: `/@fs${join(installed, 'dist', 'fixtures', 'generator', 'index.js')}`,
-      // The control: the agent's own import must load, or the probe proves nothing.
+      // The control: a page module the server does serve, or the probe proves nothing.
       allowed: `/@fs${join(installed, 'dist', 'src', 'agents', 'define-agent.js')}`,
     }
+    const probe = (label: string) => [
+      `const TARGETS: Record<string, string> = ${JSON.stringify(targets)}`,
+      `export async function probeStatuses(): Promise<string> {`,
+      '  const statuses: string[] = []',
+      '  for (const [name, url] of Object.entries(TARGETS)) statuses.push(`${name}=${await fetch(url).then(response => String(response.status), () => \'blocked\')}`)',
+      `  return \`${label} \${statuses.join(',')};\``,
+      '}',
+      '',
+    ].join('\n')
+    // From the tester page (a setup file: page code that is not the agent) the serve guard answers; from the agent's
+    // realm (an opaque origin) the server's answers are unreadable altogether.
+    await writeFile(join(project, 'probe-page.ts'), probe('probe-statuses-page'))
+    await writeFile(join(project, 'probe-realm.ts'), probe('probe-statuses-realm'))
+    await writeFile(join(project, 'probe-setup.ts'), "import { probeStatuses } from './probe-page.ts'\nconsole.log(await probeStatuses())\n")
+    await writeFile(join(project, 'vitest.probe.config.ts'), [
+      "import { mergeConfig } from 'vitest/config'",
+      "import base from './vitest.config.ts'",
+      "export default mergeConfig(base, { test: { setupFiles: ['./probe-setup.ts'] } })",
+      '',
+    ].join('\n'))
     await writeFile(join(project, 'probe-agent.ts'), [
       `import { defineAgent } from '${manifest.name}/agent'`,
-      `const TARGETS: Record<string, string> = ${JSON.stringify(targets)}`,
+      "import { probeStatuses } from './probe-realm.ts'",
       'export default defineAgent({',
       "  name: 'probe',",
       '  async run() {',
-      '    const statuses: string[] = []',
-      '    for (const [name, url] of Object.entries(TARGETS)) statuses.push(`${name}=${(await fetch(url)).status}`)',
-      "    return { finalAnswer: JSON.stringify({ status: 'completed', summary: `probe-statuses ${statuses.join(',')};`, checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }",
+      "    return { finalAnswer: JSON.stringify({ status: 'completed', summary: await probeStatuses(), checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }",
       '  },',
       '})',
       '',
     ].join('\n'))
-    const { output } = await inProject('npx', ['vitest', 'run', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
+    const { output } = await inProject('npx', ['vitest', 'run', '--config', 'vitest.probe.config.ts', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
     const [runId] = await readdir(join(project, 'probe-runs'))
     const result = await readFile(join(project, 'probe-runs', runId!, 'blocks', 'partnet-none', 'samples', '44266', 'result.json'), 'utf8')
-    const found = /probe-statuses ([^;]*);/.exec(result)
-    expect(found, `${output}\n${result}`).not.toBeNull()
-    expect(Object.fromEntries(found![1]!.split(',').map(pair => pair.split('=')))).toEqual({ evaluation: '404', demonstrations: '404', generator: '404', allowed: '200' })
+    const statuses = (text: string, label: string) => {
+      const found = new RegExp(`${label} ([^;]*);`).exec(text)
+      expect(found, `${output}\n${result}`).not.toBeNull()
+      return Object.fromEntries(found![1]!.split(',').map(pair => pair.split('=')))
+    }
+    expect(statuses(output, 'probe-statuses-page')).toEqual({ evaluation: '404', demonstrations: '404', generator: '404', allowed: '200' })
+    expect(statuses(result, 'probe-statuses-realm')).toEqual({ evaluation: 'blocked', demonstrations: 'blocked', generator: 'blocked', allowed: 'blocked' })
   }, 300_000)
 
   it('`npx awb doctor` opens the installed headless page without gpu.js (an optional peer it does not need)', async () => {

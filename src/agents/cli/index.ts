@@ -1,5 +1,5 @@
 // Public entry of the CLI agents (Node side): Codex CLI and Claude Code invocations, their event readers with the
-// privacy filter, quota recognition and the end-to-end runner.
+// privacy filter, quota recognition, their credentials and sandbox access, and the end-to-end runner.
 export { CLI_AGENT_ERROR_CODES, CliAgentError, type CliAgentErrorCode } from './errors.ts'
 export { MCP_SERVER_NAME, type CliInvocation, type InvocationInput, type McpStdioServer, type WorkspacePage } from './invocation.ts'
 export { buildCodexInvocation, checkCodexOverrides, CODEX_TOOL_TIMEOUT_S, type CodexInvocationInput } from './codex-command.ts'
@@ -20,4 +20,5 @@ export {
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
 export { checkCliMcpHandshake, HANDSHAKE_TIMEOUT_MS, type HandshakeOptions, type HandshakeResult } from './mcp-handshake.ts'
 export { copyPages } from './workspace-pages.ts'
+export { cliCredentialInUse, cliSandboxAccess, type CliCredential, type CliSandboxAccess } from './credentials.ts'
 export { cliVersionCoverage, parseCliVersion, TESTED_CLI_VERSIONS, type CliVersionCoverage, type TestedCli } from './tested-versions.ts'

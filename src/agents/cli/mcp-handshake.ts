@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { SandboxSettings } from '../sandbox/index.ts'
 import { BENCHMARK_TOOL_NAMES, createMcpSurface, startMcpHttpServer, type ToolRelay } from '../../mcp/index.ts'
 import { startHandshakeModelStub } from './handshake-model-stub.ts'
 import { MCP_SERVER_NAME } from './invocation.ts'
@@ -30,6 +31,8 @@ export interface HandshakeOptions {
   /** The world the MCP endpoint serves (its tools are listed, never called). */
   relay: ToolRelay
   timeoutMs?: number | undefined
+  /** The sandbox the CLI runs in, as in a benchmark run (default: sandboxed). */
+  sandbox?: SandboxSettings | undefined
 }
 
 /** Runs the handshake; never throws for a CLI failure (it comes back as `isOk: false` with the reason). */
@@ -51,6 +54,7 @@ export async function checkCliMcpHandshake(options: HandshakeOptions): Promise<H
       mcp: { url: endpoint.url },
       workspace,
       env,
+      sandbox: options.sandbox,
       timeoutMs: options.timeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       codexConfig: isCodex
         ? [`model_providers.${CODEX_STUB_PROVIDER}={name="awb doctor",base_url=${JSON.stringify(`${stub.url}/v1`)},wire_api="responses",env_key="AWB_DOCTOR_STUB_KEY",supports_websockets=false}`, `model_provider="${CODEX_STUB_PROVIDER}"`]

@@ -5,7 +5,10 @@ import { writeFile } from 'node:fs/promises'
 import { bridgeCommand } from '../../mcp/index.ts'
 import { type AgentOutcome, parseAgentOutcome } from '../agent-outcome.ts'
 import type { ConversationEntry, ReferencePage } from '../agent.ts'
+import { allowListedEnvironment, DEFAULT_SANDBOX, type SandboxSettings } from '../sandbox/index.ts'
 import { agentEnvironment, type AgentProcessResult, runAgentProcess } from './agent-process.ts'
+import { cliLaunch } from './cli-sandbox.ts'
+import { cliSandboxAccess } from './credentials.ts'
 import { buildClaudeInvocation, firstUserContent } from './claude-command.ts'
 import { readClaudeEvent } from './claude-events.ts'
 import { buildCodexInvocation } from './codex-command.ts'
@@ -38,8 +41,13 @@ export interface RunCliAgentOptions {
   timeoutMs?: number | undefined
   /** Cancels the run (operator interruption). */
   signal?: AbortSignal | undefined
-  /** The agent's environment before the §4.5 removals (default `process.env`); API keys go here. */
+  /**
+   * Where the agent's environment is taken from (default `process.env`): only the allow-listed variables pass (the
+   * defaults, the CLI's credentials and configuration family, `sandbox.passEnv`), then the §4.5 removals.
+   */
   env?: NodeJS.ProcessEnv | undefined
+  /** How the CLI is contained (default `DEFAULT_SANDBOX`: bubblewrap, fail closed). */
+  sandbox?: SandboxSettings | undefined
   /** The program to run instead of `codex` / `claude` (arguments are prepended); for tests and custom installs. */
   executable?: { command: string, args?: readonly string[] } | undefined
   /**
@@ -92,21 +100,36 @@ export interface CliAgentRun {
 
 /**
  * Runs the CLI to the end (or the limit) and never throws for agent failures: they come back in `execution`.
- * Throws only when the run cannot be set up (`CliAgentError` for bad overrides or page types, file errors).
+ * Throws only when the run cannot be set up (`CliAgentError` for bad overrides or page types, `SandboxError` when
+ * the sandbox cannot start, file errors).
  */
 export async function runCliAgent(options: RunCliAgentOptions): Promise<CliAgentRun> {
   const pages = await copyPages(options.workspace, options.pages)
-  const invocation = buildInvocation(options, pages)
+  const mcp = 'url' in options.mcp ? bridgeCommand(options.mcp.url) : options.mcp
+  const invocation = buildInvocation(options, pages, mcp)
   for (const file of invocation.files) await writeFile(file.path, file.content, { mode: 0o600 })
   const baseEnv = options.env ?? process.env
+  const sandbox = options.sandbox ?? DEFAULT_SANDBOX
+  const access = cliSandboxAccess(options.kind, baseEnv, options.codexConfig)
+  const allowed = allowListedEnvironment(baseEnv, { names: [...access.variables, ...sandbox.passEnv], prefixes: access.prefixes })
+  const launch = await cliLaunch({
+    settings: sandbox,
+    workspace: options.workspace,
+    command: options.executable?.command ?? invocation.command,
+    args: [...(options.executable?.args ?? []), ...invocation.args],
+    fileArgs: options.executable?.args?.length ?? 0,
+    env: { ...agentEnvironment(allowed), ...codexKeyEnvironment(options.kind, baseEnv), ...invocation.env },
+    mcp,
+    access,
+  })
   await options.onRecord({ type: 'message', role: 'user', content: firstUserContent(options.prompt, pages) })
   const state = emptyStreamState()
   const read = options.kind === 'codex' ? readCodexEvent : readClaudeEvent
   const processResult = await runAgentProcess({
-    command: options.executable?.command ?? invocation.command,
-    args: [...(options.executable?.args ?? []), ...invocation.args],
-    cwd: options.workspace,
-    env: { ...agentEnvironment(baseEnv), ...codexKeyEnvironment(options.kind, baseEnv), ...invocation.env },
+    command: launch.command,
+    args: launch.args,
+    cwd: launch.cwd,
+    env: launch.env,
     stdin: invocation.stdin,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
@@ -118,8 +141,7 @@ export async function runCliAgent(options: RunCliAgentOptions): Promise<CliAgent
   return { execution, outcome: parseAgentOutcome(execution.final_answer), isQuotaExhausted: isQuotaExhausted(JSON.stringify(execution)) }
 }
 
-function buildInvocation(options: RunCliAgentOptions, pages: WorkspacePage[]): CliInvocation {
-  const mcp = 'url' in options.mcp ? bridgeCommand(options.mcp.url) : options.mcp
+function buildInvocation(options: RunCliAgentOptions, pages: WorkspacePage[], mcp: McpStdioServer): CliInvocation {
   const input = { model: options.model, effort: options.effort, prompt: options.prompt, pages, workspace: options.workspace, mcp }
   if (options.kind === 'claude') return buildClaudeInvocation(input)
   // Codex ignores OPENAI_BASE_URL; users expect it to work as for every other OpenAI client, so it is passed on.

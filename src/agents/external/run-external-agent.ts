@@ -1,11 +1,13 @@
-// Node only: runs a bring-your-own agent program (any language) for one sample — the prompt file, the reference pages
-// and the sample's MCP endpoint in its environment; its stdout, stderr and exit recorded; the time limit and the
-// process-group kill of the CLI agents. The MCP surface and the page are the caller's.
+// Node only: runs a bring-your-own agent program (any language) for one sample — in its workspace, inside the agent
+// sandbox, with the environment allow-list plus the prompt file, the reference pages and the sample's MCP endpoint;
+// its stdout, stderr and exit recorded; the time limit and the process-group kill of the CLI agents. The MCP surface
+// and the page are the caller's.
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type AgentOutcome, parseAgentOutcome } from '../agent-outcome.ts'
 import type { ConversationEntry, ReferencePage } from '../agent.ts'
 import { agentEnvironment, copyPages, type CliExecution, type McpActivity, runAgentProcess } from '../cli/index.ts'
+import { allowListedEnvironment, containedLaunch, DEFAULT_SANDBOX, type SandboxSettings } from '../sandbox/index.ts'
 
 /** The environment variables an external agent receives (documented in README, "Bring your own agent"). */
 export const EXTERNAL_AGENT_VARIABLES = {
@@ -29,8 +31,8 @@ export interface RunExternalAgentOptions {
   /** The program and its arguments, e.g. `['python3', 'agent.py']`. */
   command: readonly [string, ...string[]]
   /**
-   * Where the program runs (default: the workspace). The harness passes the directory Vitest runs in, so the
-   * relative paths of a project's own `command` work as written.
+   * Where relative paths in `command` resolve (default: the workspace). The harness passes the directory Vitest runs
+   * in, so a project's own `command` works as written; the program itself always runs in the workspace.
    */
   cwd?: string | undefined
   prompt: string
@@ -43,8 +45,13 @@ export interface RunExternalAgentOptions {
   model?: string | undefined
   timeoutMs?: number | undefined
   signal?: AbortSignal | undefined
-  /** The program's environment before the AWB_* variables are set (default `process.env`). */
+  /**
+   * Where the program's environment is taken from (default `process.env`): only the default allow-list and the names in
+   * `sandbox.passEnv` pass, then the AWB_* variables above are set.
+   */
   env?: NodeJS.ProcessEnv | undefined
+  /** How the program is contained (default `DEFAULT_SANDBOX`: bubblewrap, fail closed). */
+  sandbox?: SandboxSettings | undefined
   /** Read when the program has exited: a run that never listed or called a tool is an infrastructure failure. */
   mcpActivity?: (() => McpActivity) | undefined
   /** Receives the first user message, each stdout line (`event` records), then the final answer. */
@@ -59,16 +66,17 @@ export interface ExternalAgentRun {
 
 /**
  * Runs the program to its end (or the limit); never throws for the program's failures. Its answer is its stdout:
- * `completed` iff it exits 0 with non-empty stdout after reaching the MCP endpoint.
+ * `completed` iff it exits 0 with non-empty stdout after reaching the MCP endpoint. Throws `SandboxError` when the
+ * sandbox is on and cannot start: the program never runs.
  */
 export async function runExternalAgent(options: RunExternalAgentOptions): Promise<ExternalAgentRun> {
   const pages = await copyPages(options.workspace, options.pages)
   const promptFile = join(options.workspace, 'prompt.txt')
   await writeFile(promptFile, options.prompt, { mode: 0o600 })
-  await options.onRecord({ type: 'message', role: 'user', content: options.pages.length === 0 ? options.prompt : [{ type: 'text', text: options.prompt }, ...pages.map(page => ({ type: 'image', page: page.page, mimeType: page.mimeType, file: page.path }))] })
+  const sandbox = options.sandbox ?? DEFAULT_SANDBOX
   const names = EXTERNAL_AGENT_VARIABLES
   const env: NodeJS.ProcessEnv = {
-    ...agentEnvironment(options.env ?? process.env),
+    ...agentEnvironment(allowListedEnvironment(options.env ?? process.env, { names: sandbox.passEnv })),
     [names.mcpUrl]: options.mcpUrl,
     [names.promptFile]: promptFile,
     [names.pages]: JSON.stringify(pages.map(page => page.path)),
@@ -78,13 +86,15 @@ export async function runExternalAgent(options: RunExternalAgentOptions): Promis
     ...(options.model === undefined ? {} : { [names.model]: options.model }),
     ...(options.timeoutMs === undefined ? {} : { [names.timeoutSeconds]: String(Math.floor(options.timeoutMs / 1000)) }),
   }
-  const stdout: string[] = []
   const [command, ...args] = options.command
+  const launch = await containedLaunch({ settings: sandbox, workspace: options.workspace, command, args, fileArgs: args.length, baseDir: options.cwd ?? options.workspace, env })
+  await options.onRecord({ type: 'message', role: 'user', content: options.pages.length === 0 ? options.prompt : [{ type: 'text', text: options.prompt }, ...pages.map(page => ({ type: 'image', page: page.page, mimeType: page.mimeType, file: page.path }))] })
+  const stdout: string[] = []
   const result = await runAgentProcess({
-    command,
-    args,
-    cwd: options.cwd ?? options.workspace,
-    env,
+    command: launch.command,
+    args: launch.args,
+    cwd: launch.cwd,
+    env: launch.env,
     stdin: options.prompt,
     timeoutMs: options.timeoutMs,
     signal: options.signal,

@@ -1,7 +1,7 @@
 // `awb doctor [--json]`: checks the toolchain (Node, Chromium, MuJoCo, a WebMCP round trip in headless Chromium),
-// agent CLIs (for each one found, its version, whether the tests cover it, and a real MCP handshake: its model must
-// be offered our tools), API key presence and the scoring backend; prints a report. Calls no model (a local stub
-// answers the CLIs) and never prints a key.
+// the agent sandbox (bubblewrap starts), agent CLIs (for each one found, its version, whether the tests cover it, a
+// real MCP handshake in the sandbox — its model must be offered our tools — and which credential it uses), API key
+// presence and the scoring backend; prints a report. Calls no model (a local stub answers the CLIs) and never prints a key.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -63,6 +63,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, options: { cwd?: string 
   checks.webmcp = chromium.path === undefined || checks.mujoco.status !== 'ok'
     ? { status: 'skipped', essential: true, detail: 'needs Chromium and MuJoCo (see above)' }
     : await checkWebMcp(chromium.path)
+  checks.sandbox = await checkSandbox(env)
   for (const cli of AGENT_CLIS) checks[`agent ${cli}`] = await checkAgentCli(cli, env)
   try {
     const { readProviderEnv } = await import('../../llm/index.ts')
@@ -180,14 +181,19 @@ export async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJ
       const { cliVersionCoverage } = await import('../../agents/cli/index.ts')
       const coverage = cliVersionCoverage(cli, version.text)
       const head = `${version.text}, ${coverage.verdict}`
-      const data = { version: version.text, semver: coverage.version, tested: coverage.isTested }
+      // Which key or login the CLI will use (a variable's name or a file's path, never a value).
+      const { cliCredentialInUse } = await import('../../agents/cli/index.ts')
+      const credential = cliCredentialInUse(cli, env)
+      const data = { version: version.text, semver: coverage.version, tested: coverage.isTested, credential: credential.kind === 'variable' ? credential.name : credential.kind === 'login' ? credential.file : null }
+      const tail = `; credential: ${credential.detail}`
       // The binary existing proves little: the handshake shows whether its model would see the benchmark tools.
       try {
         const { checkCliMcpHandshake } = await import('../../agents/cli/index.ts')
-        const handshake = await checkCliMcpHandshake({ kind: cli, env, relay: handshakeRelay() })
-        return { status: handshake.isOk ? 'ok' : 'failed', essential: false, detail: `${head}; ${handshake.detail}`, data: { ...data, tools: handshake.tools } }
+        const { sandboxSettingsFromEnv } = await import('../../agents/sandbox/index.ts')
+        const handshake = await checkCliMcpHandshake({ kind: cli, env, relay: handshakeRelay(), sandbox: sandboxSettingsFromEnv(env) })
+        return { status: handshake.isOk ? 'ok' : 'failed', essential: false, detail: `${head}; ${handshake.detail}${tail}`, data: { ...data, tools: handshake.tools } }
       } catch (error) {
-        return { status: 'failed', essential: false, detail: `${head}; the MCP handshake could not run: ${describe(error)}`, data }
+        return { status: 'failed', essential: false, detail: `${head}; the MCP handshake could not run: ${describe(error)}${tail}`, data }
       }
     }
     case 'missing':
@@ -198,6 +204,25 @@ export async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJ
       const unknown: never = version
       throw new TypeError(`unexpected probe ${JSON.stringify(unknown)}`)
     }
+  }
+}
+
+/**
+ * Whether agent processes can run sandboxed (bubblewrap starts with the namespaces a sample uses), or that the
+ * sandbox is switched off. Not essential: only CLI and external agents need it, and they are refused without it.
+ */
+export async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  try {
+    const { probeSandbox, sandboxSettingsFromEnv, sandboxUnavailableMessage } = await import('../../agents/sandbox/index.ts')
+    const settings = sandboxSettingsFromEnv(env)
+    if (!settings.enabled) return { status: 'skipped', essential: false, detail: 'AWB_SANDBOX=off: external programs and agent CLIs run as host processes, and runs are recorded as unsandboxed', data: { enabled: false } }
+    const probe = await probeSandbox(settings.bwrap)
+    if (!probe.isOk) return { status: 'failed', essential: false, detail: sandboxUnavailableMessage(settings.bwrap, probe.reason), data: { enabled: true, bwrap: settings.bwrap } }
+    const version = await probeVersion(settings.bwrap, env)
+    const name = version.kind === 'ok' ? version.text : settings.bwrap
+    return { status: 'ok', essential: false, detail: `${name} starts: external programs and agent CLIs run sandboxed (private PID namespace, only their workspace writable)`, data: { enabled: true, bwrap: settings.bwrap } }
+  } catch (error) {
+    return { status: 'failed', essential: false, detail: `the agent sandbox could not be checked: ${describe(error)}` }
   }
 }
 

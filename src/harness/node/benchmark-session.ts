@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCliAgentOnRelay, summarizeFailure, type CliExecution } from '../../agents/cli/index.ts'
 import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
+import type { SandboxSettings } from '../../agents/sandbox/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
 import { composePrompt, type ConversationEntry } from '../../agents/index.ts'
 import { ModelRequestSchema, responseUsage, UsageTotals } from '../../agents/api/index.ts'
@@ -16,6 +17,7 @@ import { findSample, openPackage, pageContentType, readPage, sampleKey, type Ben
 import { codeCommit, RunError, RunWriter, runVersions } from '../../runs/index.ts'
 import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 import { FinishSampleRequestSchema, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SamplePlan, type ScoringTimings, type StartSampleResponse } from '../protocol.ts'
+import type { AgentRealmBundler } from './agent-bundle.ts'
 import { agentFor, agentKindOf } from './agent-spec.ts'
 import { HungPageWatch } from './hung-pages.ts'
 import { SampleLedger } from './ledger.ts'
@@ -33,8 +35,8 @@ export interface BenchmarkSessionOptions {
   scoringWorkers: number | undefined
   /** Grants an open sample same-origin URLs of its agent-visible inputs (the plugin's input route), revoked at finish. */
   inputs: { grant(block: string, sampleId: string): { episodeUrl: string; pageUrl(page: number): string; revoke(): void } }
-  /** The URL the page imports a page agent module from, by its absolute path (absent: no module agents). */
-  moduleUrl?: (path: string) => string
+  /** Bundles the code page agents run in, in their realm (agent-bundle.ts; absent: no page agents can run). */
+  agentRealm?: AgentRealmBundler | undefined
   /** Recorded in run.json `options`. */
   recordedOptions: Record<string, unknown>
   /** A program to run instead of `codex` / `claude` (its arguments come first), e.g. a wrapper or a test double. */
@@ -45,6 +47,8 @@ export interface BenchmarkSessionOptions {
   codexConfig?: readonly string[] | undefined
   /** The program of an external agent (`agent: {command}`); used when `agent` is `external`. */
   externalAgent?: readonly [string, ...string[]] | undefined
+  /** How CLI and external agent processes are contained (the plugin's AWB_SANDBOX settings); default: sandboxed. */
+  sandbox?: SandboxSettings | undefined
   /** Resolves when Vitest reports `sampleId`'s test running in `block`'s project (see SampleGateOptions). */
   awaitRunningTest?: (block: string, sampleId: string) => Promise<void>
   /** Sends one model request to the provider (default: `modelRequest`, keys from the environment). */
@@ -417,6 +421,7 @@ export class BenchmarkSession {
         workspace,
         timeoutMs: this.options.sampleTimeoutSeconds * 1000,
         signal: open.signal,
+        sandbox: this.options.sandbox,
         onRecord: (entry: ConversationEntry) => this.appendRecord(block, sampleId, entry),
       }
       const run = spec.cli === 'external'

@@ -1,93 +1,39 @@
-// A page agent that attacks the harness (test/integration/hostile-agent.test.ts): it runs every probe the test
-// sends it (fetches, imports, Vitest's commands and RPC, our commands, tools) from inside a real sample's page and
-// reports what each probe got back. It learns the probes from the test's server, whose URL Vite exposes to the
-// page as VITE_AWB_HOSTILE_URL.
-import { commands } from 'vitest/browser'
+// A page agent that attacks the harness (test/integration/hostile-agent.test.ts). It runs in its realm, a sandboxed
+// frame, and tries every way out the test sends it (the realm probes: the page's DOM and globals, Vitest, the Vite
+// server by fetch, script and WebSocket, storage, forged messages to the page, to Vitest's channels and on its own
+// port), plus the tools with values meant to break scoring. Then it hands the page its turn: the page accomplice
+// (page-accomplice.ts) runs the probes that need the tester page, while this agent waits. It learns the probes from
+// the test's server, whose URL Vite exposes as VITE_AWB_HOSTILE_URL. It imports nothing of Vitest: it cannot.
 import { defineAgent } from '../../../src/agents/index.ts'
+import { runProbe, type Probe, type ProbeOutcome } from './probes.ts'
 
-/** One probe, as the test describes it. */
-export type Probe =
-  | { id: string; kind: 'fetch'; url: string; method?: string }
-  | { id: string; kind: 'import'; url: string }
-  | { id: string; kind: 'command'; name: string; args: unknown[] }
-  | { id: string; kind: 'rpc'; method: string; args: unknown[] }
-  | { id: string; kind: 'tool'; name: string; input: unknown }
-  | { id: string; kind: 'globals' }
-
-/** What a probe got: an HTTP status and body, a value, or the error it threw. */
-export interface ProbeOutcome {
-  id: string
-  status?: number
-  body?: string
-  value?: string
-  error?: string
-}
-
-const MAX_BODY = 4 * 1024 * 1024
-
-interface VitestGlobals {
-  __vitest_worker__?: { rpc: Record<string, (...args: unknown[]) => Promise<unknown>> }
-  __vitest_browser_runner__?: { commands: { triggerCommand(name: string, args: unknown[]): Promise<unknown> } }
-}
+/** Printed from the realm: the test finds it in the child run's output. */
+export const CONSOLE_MARKER = 'awb-hostile: console output from the realm'
 
 export default defineAgent({
   name: 'hostile',
   async run(context) {
     const base = (import.meta as unknown as { env: Record<string, string | undefined> }).env.VITE_AWB_HOSTILE_URL
     if (base === undefined) throw new Error('VITE_AWB_HOSTILE_URL is not set')
+    console.log(CONSOLE_MARKER, { origin: self.origin })
     const post = (path: string, value: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(value) })
-    // The test probes this server from its own process while the sample is open, then answers with the probes.
-    const probes = await (await post('/origin', { origin: location.origin })).json() as { before: Probe[]; after: Probe[] }
+    // Where the tester page (and so the Vite server) is, as Chromium tells any frame.
+    const probes = await (await post('/realm', { ancestorOrigins: [...location.ancestorOrigins] })).json() as Probe[]
+    const reach = {
+      tool: context.tools.call,
+      globals: () => ({
+        vitest: Object.keys(globalThis).filter(key => /^__vitest|^commands$|^__VITEST/.test(key)),
+        env: (import.meta as unknown as { env: unknown }).env,
+        process: typeof process === 'undefined' ? null : 'defined',
+      }),
+    }
     const outcomes: ProbeOutcome[] = []
-    for (const probe of probes.before) outcomes.push(await run(probe, context.tools.call))
-    await post('/report', outcomes)
-    // Last: our own commands that end the sample (finish early, then again): the harness's own finish must fail.
-    const late: ProbeOutcome[] = []
-    for (const probe of probes.after) late.push(await run(probe, context.tools.call))
-    await post('/report-after', late)
+    for (const probe of probes) outcomes.push(await runProbe(probe, reach))
+    await post('/realm-report', outcomes)
+    // The page's turn: the server answers once the page accomplice has run its probes and ended the sample early.
+    await post('/page-turn-now', {})
     return { finalAnswer: JSON.stringify({ status: 'completed', summary: 'probed', checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }
   },
 })
 
-async function run(probe: Probe, callTool: (name: string, input: unknown) => Promise<string>): Promise<ProbeOutcome> {
-  const globals = globalThis as unknown as VitestGlobals
-  try {
-    switch (probe.kind) {
-      case 'fetch': {
-        const response = await fetch(probe.url, { method: probe.method ?? 'GET' })
-        const text = await response.text()
-        return { id: probe.id, status: response.status, body: text.slice(0, MAX_BODY) }
-      }
-      case 'import': {
-        const module: unknown = await import(/* @vite-ignore */ probe.url)
-        return { id: probe.id, value: JSON.stringify(module)?.slice(0, MAX_BODY) ?? 'undefined' }
-      }
-      case 'command': {
-        const known = (commands as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>)[probe.name]
-        const value = known !== undefined ? await known(...probe.args) : await globals.__vitest_browser_runner__!.commands.triggerCommand(probe.name, probe.args)
-        return { id: probe.id, value: JSON.stringify(value ?? null).slice(0, MAX_BODY) }
-      }
-      case 'rpc': {
-        const value = await globals.__vitest_worker__!.rpc[probe.method]!(...probe.args)
-        return { id: probe.id, value: JSON.stringify(value ?? null).slice(0, MAX_BODY) }
-      }
-      case 'tool':
-        return { id: probe.id, value: await callTool(probe.name, probe.input) }
-      case 'globals': {
-        // What configuration the page can see: Vite's env, Vitest's serialized config, any process shim.
-        const env = (import.meta as unknown as { env: unknown }).env
-        const runner = globalThis as unknown as { __vitest_browser_runner__?: { config?: unknown }; process?: { env?: unknown } }
-        return { id: probe.id, value: JSON.stringify({ env, config: runner.__vitest_browser_runner__?.config, process: runner.process?.env ?? null }) }
-      }
-    }
-  } catch (error) {
-    return { id: probe.id, error: describe(error) }
-  }
-}
-
-/** Errors that crossed Vitest's RPC arrive as plain objects with a message. */
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`
-  if (error !== null && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message)
-  return JSON.stringify(error) ?? String(error)
-}
+export type { Probe, ProbeOutcome }

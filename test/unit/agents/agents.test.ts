@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createIdleAgent, createReplayAgent, parseAgentOutcome, parseCallsScript, type AgentRunContext, type ConversationEntry } from '../../../src/agents/index.ts'
+import { createIdleAgent, createReplayAgent, parseAgentOutcome, parseCallsScript, replayCallId, type AgentRunContext, type ConversationEntry } from '../../../src/agents/index.ts'
 
 function context(answers: Record<string, string>, signal = new AbortController().signal) {
   const records: ConversationEntry[] = []
@@ -53,6 +53,15 @@ describe('built-in agents', () => {
     expect(records.map(r => r.type)).toEqual(['tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'message'])
     expect(records[3]).toEqual({ type: 'tool_result', id: 'replay-1', result: '{"status":"completed","physics":"disabled","index":1}' })
     expect(parseAgentOutcome(result.finalAnswer)).toMatchObject({ status: 'completed', summary: 'Replayed 3 recorded tool calls.' })
+  })
+
+  it('replay leaves the calls\' records to its harness when asked (in its realm), with the same ids', async () => {
+    const { ctx, records, calls } = context({ get_scene: '{"name":"x"}' })
+    const result = await createReplayAgent(parseCallsScript('{"name":"get_scene"}\n{"name":"get_scene"}', 'demo'), { recordCalls: false }).run(ctx)
+    expect(calls).toHaveLength(2)
+    expect(records.map(r => r.type)).toEqual(['message'])
+    expect(replayCallId(1)).toBe('replay-1')
+    expect(parseAgentOutcome(result.finalAnswer)).toMatchObject({ summary: 'Replayed 2 recorded tool calls.' })
   })
 
   it('replay stops when the time limit aborts it', async () => {

@@ -1,8 +1,8 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkAgentCli, MUJOCO_ENGINE_BUILD, runDoctor } from '../../../src/cli/commands/doctor.ts'
+import { checkAgentCli, checkSandbox, MUJOCO_ENGINE_BUILD, runDoctor } from '../../../src/cli/commands/doctor.ts'
 import { hasGpuDeviceNode } from '../../../src/scoring/gpu/index.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 
@@ -105,6 +105,33 @@ describe('awb doctor: agent CLI versions', () => {
       expect(claude).toEqual({ status: 'missing', essential: false, detail: '`claude` is not on PATH (needed only for AWB_AGENT=claude)' })
     } finally {
       await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('awb doctor: the agent sandbox and the credential each CLI uses', () => {
+  it('reports whether bubblewrap starts, that the sandbox is off, or how to enable it', async () => {
+    expect(await checkSandbox({ PATH: process.env.PATH })).toMatchObject({ status: 'ok', essential: false, detail: expect.stringMatching(/^bubblewrap .* starts: external programs and agent CLIs run sandboxed/) as unknown })
+    expect(await checkSandbox({ AWB_SANDBOX: 'off' })).toMatchObject({ status: 'skipped', detail: expect.stringContaining('recorded as unsandboxed') as unknown })
+    const missing = await checkSandbox({ AWB_BWRAP: join(bin, 'no-such-bwrap') })
+    expect(missing).toMatchObject({ status: 'failed', essential: false })
+    expect(missing.detail).toMatch(/no-such-bwrap was not found.*sudo apt-get install bubblewrap.*apparmor_restrict_unprivileged_userns=0/)
+    expect(await checkSandbox({ AWB_SANDBOX: 'maybe' })).toMatchObject({ status: 'failed', detail: expect.stringContaining('AWB_SANDBOX must be on or off') as unknown })
+  })
+
+  it('names the key variable or the login file a CLI uses, never a value', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'awb-doctor-login-'))
+    try {
+      const codex = await checkAgentCli('codex', { PATH: bin, HOME: home, OPENAI_API_KEY: SENTINEL_KEY })
+      expect(codex.detail).toMatch(/; credential: OPENAI_API_KEY \(exported; value not shown\)$/)
+      expect(codex.data).toMatchObject({ credential: 'OPENAI_API_KEY' })
+      await mkdir(join(home, '.codex'))
+      await writeFile(join(home, '.codex', 'auth.json'), JSON.stringify({ tokens: SENTINEL_KEY }))
+      const login = await checkAgentCli('codex', { PATH: bin, HOME: home })
+      expect(login.detail).toContain(`; credential: the login in ${join(home, '.codex', 'auth.json')} (read-only in the sandbox)`)
+      expect(JSON.stringify([codex, login])).not.toContain(SENTINEL_KEY)
+    } finally {
+      await rm(home, { recursive: true, force: true })
     }
   })
 })
