@@ -14,6 +14,7 @@ import { openPackage } from '../../src/package/index.ts'
 import { buildReport } from '../../src/report/html/index.ts'
 import { MAX_CONVERSATION_BYTES, verifySeals } from '../../src/runs/index.ts'
 import { recordSetObjectPose } from '../helpers/episode-fixture.ts'
+import { openNodeSession } from '../helpers/node-session.ts'
 import { createPackageFixture, type PackageFixture } from '../helpers/package-fixture.ts'
 import { runCli } from '../helpers/run-cli.ts'
 
@@ -37,18 +38,7 @@ afterEach(async () => {
 })
 
 function openSession(resume?: string): Promise<BenchmarkSession> {
-  return BenchmarkSession.open({
-    benchmark: fixture.root,
-    runsRoot: runs,
-    agent: 'idle',
-    model: undefined,
-    demonstrations: join(fixture.root, 'none'),
-    sampleTimeoutSeconds: 600,
-    scoringWorkers: 0,
-    inputs: { grant: () => ({ episodeUrl: '/e', pageUrl: page => `/p/${page}`, revoke: () => {} }) },
-    recordedOptions: {},
-    ...(resume === undefined ? {} : { resume }),
-  })
+  return openNodeSession(fixture.root, runs, resume === undefined ? {} : { resume })
 }
 
 const completedReport = (sha256: string | null) => ({

@@ -5,7 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BenchmarkSession, RecordedRuns } from '../../../src/harness/node/index.ts'
+import { RecordedRuns } from '../../../src/harness/node/index.ts'
+import { EXPORT_FAILED_REPORT, openNodeSession } from '../../helpers/node-session.ts'
 import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
 
 const BLOCK = 'ikea-manualbook'
@@ -27,17 +28,9 @@ afterEach(async () => {
 
 /** A shard's run with one finished sample (an error row: its export was not saved), as a real session records it. */
 async function shardRun(): Promise<{ runDir: string; resultPath: string }> {
-  const session = await BenchmarkSession.open({
-    benchmark: fixture.root, runsRoot: runs, agent: 'idle', model: undefined, demonstrations: join(fixture.root, 'none'),
-    sampleTimeoutSeconds: 600, scoringWorkers: 0, recordedOptions: {},
-    inputs: { grant: () => ({ episodeUrl: '/e', pageUrl: page => `/p/${page}`, revoke: () => {} }) },
-  })
+  const session = await openNodeSession(fixture.root, runs)
   await session.startSample(caller, BLOCK, SAMPLE)
-  const response = await session.finishSample(caller, BLOCK, SAMPLE, {
-    execution: { status: 'completed', final_answer: null, error: null, usage: null, cost_usd: null, model: null },
-    archive: { status: 'failed', sha256: null, calls: null, error: 'export failed' },
-    agentOutcome: null, toolCalls: 0, durationSeconds: 1, timings: { openMs: 1, agentMs: 1, exportMs: 0, saveMs: 0 }, capture: null,
-  })
+  const response = await session.finishSample(caller, BLOCK, SAMPLE, EXPORT_FAILED_REPORT)
   await session.close('completed')
   return { runDir: response.runDir, resultPath: join(response.sampleDir, 'result.json') }
 }

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BenchmarkSession } from '../../../src/harness/node/index.ts'
+import type { BenchmarkSession } from '../../../src/harness/node/index.ts'
+import { EXPORT_FAILED_REPORT, openNodeSession } from '../../helpers/node-session.ts'
 import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
 
 const BLOCK = 'ikea-manualbook'
@@ -24,29 +25,14 @@ afterEach(async () => {
 })
 
 function openSession(resume?: string): Promise<BenchmarkSession> {
-  return BenchmarkSession.open({
-    benchmark: fixture.root,
-    runsRoot: runs,
-    agent: 'idle',
-    model: undefined,
-    demonstrations: join(fixture.root, 'none'),
-    sampleTimeoutSeconds: 600,
-    scoringWorkers: 0,
-    inputs: { grant: () => ({ episodeUrl: '/e', pageUrl: page => `/p/${page}`, revoke: () => {} }) },
-    recordedOptions: {},
-    ...(resume === undefined ? {} : { resume }),
-  })
+  return openNodeSession(fixture.root, runs, resume === undefined ? {} : { resume })
 }
 
 /** One finished sample whose export was not saved: an error row, recorded in result.json `metrics`. */
 async function recordOneSample(): Promise<{ runDir: string; resultPath: string }> {
   const session = await openSession()
   await session.startSample(caller, BLOCK, SAMPLE)
-  const response = await session.finishSample(caller, BLOCK, SAMPLE, {
-    execution: { status: 'completed', final_answer: null, error: null, usage: null, cost_usd: null, model: null },
-    archive: { status: 'failed', sha256: null, calls: null, error: 'export failed' },
-    agentOutcome: null, toolCalls: 0, durationSeconds: 1, timings: { openMs: 1, agentMs: 1, exportMs: 0, saveMs: 0 }, capture: null,
-  })
+  const response = await session.finishSample(caller, BLOCK, SAMPLE, EXPORT_FAILED_REPORT)
   await session.close('completed')
   return { runDir: response.runDir, resultPath: join(response.sampleDir, 'result.json') }
 }
