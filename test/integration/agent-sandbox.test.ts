@@ -7,7 +7,7 @@
 // HOME is, the sandbox as a non-root user, and the refusal when no sandbox can start.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -269,8 +269,13 @@ describe('the agent sandbox against a hostile external program', () => {
       await writeFile(script, `import { readFileSync, readlinkSync, writeFileSync } from 'node:fs'\nwriteFileSync('who.json', JSON.stringify({ uid: process.getuid(), ppid: process.ppid, ns: readlinkSync('/proc/self/ns/pid'), secret: process.env.AWB_TEST_SECRET ?? null, evaluation: (() => { try { return readFileSync(${JSON.stringify(targets.evaluation)}, 'utf8') } catch (error) { return error.code } })() }))\nconsole.log('ok')\n`)
       chmodSync(dir, 0o755)
       if (isRoot) chownSync(workspace, 65534, 65534)
+      // The Node that runs the tests may lie where nobody cannot reach it (a checkout under /root, a 0700 temp folder):
+      // the program runs a copy of it from this world-readable folder.
+      const node = join(dir, 'node')
+      await copyFile(process.execPath, node)
+      await chmod(node, 0o755)
       const run = await runExternalAgent({
-        command: [process.execPath, script],
+        command: [node, script],
         prompt: 'who am I',
         pages: [],
         mcpUrl: NO_ENDPOINT,
