@@ -182,9 +182,14 @@ function realmProbes(attack: Pick<Attack, 'evaluationPath'>, origin: string): Pr
     console.debug('awb-hostile: taking the realm port')
     MessagePort.prototype.postMessage = original
     const replies = {}
-    port.addEventListener('message', event => { if (event.data?.type === 'reply' && event.data.id >= 9000) replies[event.data.id] = event.data })
-    for (const message of ${JSON.stringify(FORGED_PORT_MESSAGES)}) port.postMessage(message)
-    await new Promise(resolve => setTimeout(resolve, 1000))
+    const forged = ${JSON.stringify(FORGED_PORT_MESSAGES)}
+    // The harness answers every request that carries an id (refusals too): wait for every answer, not for a time.
+    const allAnswered = new Promise(resolve => port.addEventListener('message', event => {
+      if (event.data?.type === 'reply' && event.data.id >= 9000) replies[event.data.id] = event.data
+      if (Object.keys(replies).length === forged.length) resolve()
+    }))
+    for (const message of forged) port.postMessage(message)
+    await allAnswered
     return replies`
   return [
     { id: 'realm:origin', kind: 'eval', code: 'return self.origin' },
