@@ -69,6 +69,9 @@ describe('a page agent module in its realm', () => {
     expect(findings.sameOriginFetch).toMatch(/^error: TypeError: Failed to fetch/)
     expect(findings.scriptFromServer).toBe('error: Error: refused')
     expect(findings.referrer).toBe('')
+    // Nor through a worker: the realm's CSP covers importScripts in a blob worker, and a server script cannot be one.
+    expect(findings.workerImportScripts).not.toMatch(/loaded/)
+    expect(findings.workerFromServer).toMatch(/^error: /)
   })
 
   it('is ended at its time limit when it spins, without blocking the page, and its frame is removed', async () => {

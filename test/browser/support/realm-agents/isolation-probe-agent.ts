@@ -35,6 +35,19 @@ export default defineAgent({
         document.head.append(script)
       })),
       referrer: document.referrer,
+      // A worker's importScripts loads a classic script, which CORS does not stop: a way to run the server's files.
+      workerImportScripts: await attempt(() => new Promise((resolve, reject) => {
+        const source = `try { importScripts(${JSON.stringify(`${location.ancestorOrigins[0] ?? ''}/src/agents/prompt.ts`)}); postMessage('loaded') } catch (error) { postMessage('error: ' + error.name) }`
+        const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })))
+        worker.onmessage = event => { worker.terminate(); resolve(event.data) }
+        worker.onerror = event => { event.preventDefault(); worker.terminate(); reject(new Error(`worker refused: ${event.message}`)) }
+      })),
+      // A worker started straight from the server.
+      workerFromServer: await attempt(() => new Promise((resolve, reject) => {
+        const worker = new Worker(`${location.ancestorOrigins[0] ?? ''}/src/agents/prompt.ts`)
+        worker.onmessage = () => resolve('ran')
+        worker.onerror = event => { event.preventDefault(); reject(new Error('refused')) }
+      })),
     }
     return { finalAnswer: JSON.stringify(findings), usage: null, costUsd: null, model: null }
   },
