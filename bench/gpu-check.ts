@@ -6,9 +6,10 @@ import { availableParallelism, cpus } from 'node:os'
 import type { SampleInput, SampleScore } from '../src/scoring/index.ts'
 import { ScoringPool } from '../src/scoring/workers/index.ts'
 import {
-  openPageDevice, classifyRenderer, selfTestDevice, decideBackend, emptyLockstepStats, hasGpuDeviceNode, scoreSamplesOnDevice,
-  type NearestDevice,
+  classifyRenderer, selfTestDevice, decideBackend, emptyLockstepStats, hasGpuDeviceNode, scoreSamplesOnDevice,
+  type NearestDevice, type OpenNearestDevice,
 } from '../src/scoring/gpu/index.ts'
+import { openPageDevice } from '../src/headless/index.ts'
 import { floatBits } from '../test/helpers/float-bits.ts'
 import { awbMiniRows } from './awb-mini-poses.ts'
 import { chairSample, syntheticSample } from './samples.ts'
@@ -31,13 +32,14 @@ function thin(input: SampleInput, perPart: number): SampleInput {
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 const pool = new ScoringPool()
-const auto = await decideBackend({ choice: 'auto', cpuScore: input => pool.scoreSample(input) })
+const openDevice: OpenNearestDevice = extraArgs => openPageDevice({ extraArgs })
+const auto = await decideBackend({ choice: 'auto', cpuScore: input => pool.scoreSample(input), openDevice })
 await auto.device?.close()
 log(`auto decision: ${auto.decision.backend} (${auto.decision.reason})`)
 
 let device: NearestDevice
 if (isSoftwareForced || !hasGpuDeviceNode()) device = await openPageDevice()
-else device = (await decideBackend({ choice: 'gpu', cpuScore: input => pool.scoreSample(input) })).device!
+else device = (await decideBackend({ choice: 'gpu', cpuScore: input => pool.scoreSample(input), openDevice })).device!
 const kind = classifyRenderer(device.renderer, device.mode)
 log(`gpu self-test: passed (${Math.round(100 * await selfTestDevice(device))} % of its answers certify)`)
 log(`gpu page renderer: ${device.renderer} (${kind}, gpu.js mode ${device.mode})`)

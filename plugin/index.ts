@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import type { Plugin } from 'vite'
-import { OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
+import { benchmarkLayout, OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession, createAgentRealmBundler } from '../src/harness/node/index.ts'
 import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
@@ -89,7 +89,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const pkg = await getPackage(root)
       assertKnownKeys(settings, pkg.blocks.map(block => block.name), pkg.sources)
       const shared = {
-        optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+        optimizeDeps: { include: ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
         // Every Vite server of the run (the block projects' browser servers included) refuses the answers.
         server: { fs: { deny: fsDenyPatterns(runProtectedDirs(settings, pkg.root)) } },
       }
@@ -140,11 +140,13 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         },
       }))
       reporter ??= new AggregateReporter({
-        layout: { sources: pkg.sources, blocks: pkg.blocks.map(block => ({ name: block.name, source: block.source, sampleIds: block.samples.map(s => s.id) })) },
+        layout: benchmarkLayout(pkg),
         gates: settings.gates,
         runsRoot: settings.runsRoot,
         protocol: OUTPUT_PROTOCOL,
         unsandboxed: isUnsandboxedRun(settings) ? `AWB_SANDBOX=off: the ${settings.agent} agent ran as a host process with your permissions, outside the OS sandbox` : undefined,
+        outputs: { curves: settings.curves, baseline: settings.baseline, report: settings.report, scoringBackend: settings.scoringBackend },
+        stepSummary: process.env.GITHUB_STEP_SUMMARY,
         thresholds: block => thresholdsFor(settings, block),
         runDir: async () => (session === undefined ? undefined : (await session).runDir()),
         ledger: async () => (session === undefined ? undefined : (await session).ledger),

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { SAMPLE_ANNOTATION_TYPES, sampleAnnotations, type SampleMeta } from '../src/harness/index.ts'
 import { ledgerMeta, ledgerVerdict, RecordedRuns, type LedgerEntry, type SampleLedger, type Thresholds } from '../src/harness/node/index.ts'
 import { sampleKey } from '../src/package/index.ts'
-import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, runOutputSettings, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
+import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { newRunId } from '../src/runs/index.ts'
 import { compareCodePoints } from '../src/shared/code-points.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
@@ -33,7 +33,10 @@ export interface AggregateReporterOptions {
    * carries an `unsandboxed` property, and summary.md and the console say so.
    */
   unsandboxed?: string | undefined
-  env?: NodeJS.ProcessEnv
+  /** Curves, baseline, report and the curves' scoring backend, resolved when the run started (src/settings). */
+  outputs: RunOutputSettings
+  /** GitHub's job summary file (GITHUB_STEP_SUMMARY), appended to when set. */
+  stepSummary: string | undefined
 }
 
 const OVERHEAD_TARGET_S = 3
@@ -161,8 +164,7 @@ export class AggregateReporter implements Reporter {
     const summary = summarize(rows, this.options.layout, { protocol: this.options.protocol })
     const gates = checkGates(summary, this.options.gates, this.options.layout.blocks.map(b => b.name), this.options.layout.sources)
     // Extras beside the official files (src/report/run-outputs.ts): baseline comparison, curves, arrow, HTML report.
-    const env = this.options.env ?? process.env
-    const extras = runOutputSettings(env)
+    const extras = this.options.outputs
     const baseline = await compareWithBaseline(rows, extras, this.options.gates)
     gates.push(...baseline.gates)
     // A merged report (--merge-reports) ran no sample here: its wall time says nothing about the run.
@@ -171,10 +173,10 @@ export class AggregateReporter implements Reporter {
     await mkdir(dir, { recursive: true })
     const unsandboxed = this.options.unsandboxed === undefined ? '' : `\n> **Unsandboxed run.** ${this.options.unsandboxed}\n`
     if (this.options.unsandboxed !== undefined) this.print(`awb: unsandboxed run: ${this.options.unsandboxed}`)
-    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) + unsandboxed + baseline.markdown }, env.GITHUB_STEP_SUMMARY)
+    const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) + unsandboxed + baseline.markdown }, this.options.stepSummary)
     this.print(`awb: wrote ${paths.join(', ')}`)
     if (baseline.verdictLine !== null) this.print(`awb ${baseline.verdictLine}`)
-    if (runDir !== undefined) await this.writeExtras(runDir, extras, env.GITHUB_STEP_SUMMARY)
+    if (runDir !== undefined) await this.writeExtras(runDir, extras, this.options.stepSummary)
     const failed = gates.filter(gate => gate.status === 'failed')
     if (gates.length > 0) this.print('', 'awb gates', ...formatGateTable(gates), formatGateVerdict(gates))
     const untrusted = this.integrity.length + (this.recordedRuns?.problems.length ?? 0)

@@ -45,7 +45,7 @@ describe(block.name, () => {
     // The Node side binds every command to the running test: deliver this test's start first.
     await deliverTestStart(task, sampleId)
     const plan = SamplePlanSchema.parse(await commands.awbSamplePlan(block.name, sampleId))
-    if (plan.kind === 'skip') return skip(plan.reason)
+    if (plan.kind === 'stopped') return skip(plan.reason)
     if (plan.kind === 'recorded') {
       // A resumed run: the sample finished in an earlier run of the chain; its recorded result is this test's.
       const meta: SampleMeta = { row: plan.row, timings: plan.timings, backend: plan.backend, runDir: plan.runDir, recordedBy: plan.runDir }

@@ -10,7 +10,7 @@ const chromium = findChromium()
 // Playwright. The benchmark itself (one project per block) is the root vitest.config.ts.
 export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
-  optimizeDeps: { include: ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+  optimizeDeps: { include: ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
   test: {
     projects: [
       {

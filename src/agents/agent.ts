@@ -1,4 +1,8 @@
 // The contract between the harness and an agent that acts in the page (built-in and API agents); no agents here.
+import type { ConversationEntry, ReferencePage } from '../shared/agent-io.ts'
+
+// Part of the contract, defined below src/mcp, which records and serves them too (src/shared/agent-io.ts).
+export type { ConversationEntry, ReferencePage } from '../shared/agent-io.ts'
 
 /** One tool as the agent sees it (from WebMCP registration). */
 export interface AgentToolInfo {
@@ -13,24 +17,6 @@ export interface ToolSurface {
   list(): AgentToolInfo[]
   call(name: string, input: unknown): Promise<string>
 }
-
-/** A reference page attached to the first user message, in page order (benchmark-package.md §13.3). */
-export interface ReferencePage {
-  /** 1-based page number. */
-  page: number
-  mimeType: string
-  bytes: Uint8Array
-}
-
-/** One `conversation.jsonl` record without its timestamp (runner.md §5.4); the host adds the time. */
-export type ConversationEntry =
-  | { type: 'message'; role: 'user' | 'assistant' | 'system'; content: unknown }
-  | { type: 'tool_call'; id: string; name: string; arguments: unknown }
-  | { type: 'tool_result'; id: string; result: unknown }
-  /** `mcp_servers`: each MCP server's name and status as the CLI reported them at start (Claude Code). */
-  | { type: 'session'; session_id: string; model: string | null; mcp_servers?: { name: string; status: string }[] }
-  | { type: 'event'; event: unknown }
-  | { type: 'parse_error'; text: string }
 
 export interface AgentRunContext {
   /** The composed prompt: task text + the protocol block. */

@@ -1,5 +1,5 @@
 // Writes an Episode as a deterministic archive after validating it; it never reads archives.
-import JSZip from 'jszip'
+import { zipSync, type Zippable } from 'fflate'
 import { DEFAULT_EPISODE_SOURCE } from './errors.ts'
 import { encodeFramesBin } from './frames-bin.ts'
 import { encodeJsonLines, encodeUtf8, stringifyCanonical } from './jsonl.ts'
@@ -9,10 +9,12 @@ import { sha256Hex } from './sha256.ts'
 import { validateEpisode } from './validate-episode.ts'
 import type { Episode } from './episode.ts'
 
-/** Timestamp of every member: 1980-01-01 00:00:00, the DOS epoch. JSZip writes DOS fields from UTC getters. */
+/** Timestamp of every member: 1980-01-01 00:00:00, the DOS epoch (as a UTC instant; the ZIP fields hold no zone). */
 export const EPISODE_ZIP_DATE = new Date(Date.UTC(1980, 0, 1, 0, 0, 0))
 /** Regular file, mode 0644 (written with `create_system` 3, UNIX). */
 export const EPISODE_ZIP_FILE_MODE = 0o100644
+/** `create_system` (high byte of "version made by") 3: UNIX, so readers take the mode from the external attributes. */
+const ZIP_SYSTEM_UNIX = 3
 /** Deflate level of every member. */
 export const EPISODE_ZIP_DEFLATE_LEVEL = 9
 
@@ -56,24 +58,20 @@ export async function serializeEpisodeMembers(episode: Episode): Promise<Map<str
   return new Map([...members].sort(([a], [b]) => compareCodePoints(a, b)))
 }
 
-/** A deterministic ZIP of `members` in code-point order of their names. */
+/** A deterministic ZIP of `members` in code-point order of their names (fflate, the reference runtime's writer). */
 export async function zipMembersDeterministic(members: ReadonlyMap<string, Uint8Array>): Promise<Uint8Array> {
-  const zip = new JSZip()
-  // No member name is integer-like (all contain "." or "/"), so JSZip's object keeps insertion order.
-  for (const name of [...members.keys()].sort(compareCodePoints)) {
-    zip.file(name, members.get(name) ?? new Uint8Array(0), {
-      binary: true,
-      createFolders: false,
-      date: EPISODE_ZIP_DATE,
-      unixPermissions: EPISODE_ZIP_FILE_MODE,
-    })
-  }
-  return zip.generateAsync({
-    type: 'uint8array',
-    compression: 'DEFLATE',
-    compressionOptions: { level: EPISODE_ZIP_DEFLATE_LEVEL },
-    platform: 'UNIX',
-  })
+  // fflate fills the DOS date and time from the *local* getters of `mtime`, so the date is built from local fields:
+  // 1980-01-01 00:00:00 on every machine, whatever its time zone (EPISODE_ZIP_DATE's UTC instant would shift it).
+  const options = {
+    level: EPISODE_ZIP_DEFLATE_LEVEL,
+    mtime: new Date(1980, 0, 1, 0, 0, 0),
+    os: ZIP_SYSTEM_UNIX,
+    attrs: (EPISODE_ZIP_FILE_MODE << 16) >>> 0,
+  } as const
+  // Object keys keep insertion order here: no member name is integer-like (all contain "." or "/").
+  const files: Zippable = {}
+  for (const name of [...members.keys()].sort(compareCodePoints)) files[name] = members.get(name) ?? new Uint8Array(0)
+  return zipSync(files, options)
 }
 
 function frameRow<F extends { integration: Float64Array }>(frame: F, kind: 'initial' | 'state' | 'trace'): Omit<F, 'integration'> & { kind: string } {

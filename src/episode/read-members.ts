@@ -1,19 +1,29 @@
 // Reads ZIP members into a name → bytes map and enforces the member-level rules (§2.1, §2.11, §2.16); no JSON parsing.
-import JSZip from 'jszip'
+import { unzipSync, type UnzipFileInfo } from 'fflate'
 import { EpisodeError } from './errors.ts'
 import { compareCodePoints } from '../shared/code-points.ts'
 import { classifyMember, isSafeRelativePath, REQUIRED_MEMBERS } from './member-names.ts'
 import { sha256Hex } from './sha256.ts'
-import { readZipEntryNames } from './zip-entries.ts'
 
 /**
- * Every member's bytes keyed by name. Names are taken from the raw central directory, so duplicates and
- * unsafe names are caught even where JSZip would merge or hide them.
+ * Largest sum of the members' declared uncompressed sizes (bytes). fflate inflates each member into a buffer of its
+ * declared size, so this bounds the memory a decode can take: far above any real episode (the harness refuses final
+ * archives over 256 MiB, and captures, most of their bytes, do not deflate), far below a ZIP bomb.
+ */
+export const MAX_EPISODE_UNZIPPED_BYTES = 1024 * 1024 * 1024
+
+/**
+ * Every member's bytes keyed by name. The central directory is listed first without inflating anything, so
+ * duplicate, unsafe and foreign names and oversized archives are refused before any member is decompressed
+ * (fflate alone would keep the last of two same-named members). Names are decoded as fflate decodes them,
+ * the reference runtime's reader: UTF-8 when flagged (bit 11), Latin-1 otherwise.
  */
 export async function readMembers(bytes: Uint8Array, source: string): Promise<Map<string, Uint8Array>> {
-  const names = readZipEntryNames(bytes, source)
+  const listed: UnzipFileInfo[] = []
+  unzip(bytes, source, entry => { listed.push(entry); return false })
   const seen = new Set<string>()
-  for (const name of names) {
+  let unzippedBytes = 0
+  for (const { name, originalSize } of listed) {
     if (!isSafeRelativePath(name)) {
       throw new EpisodeError('EPISODE_MEMBER_UNSAFE', `member name ${JSON.stringify(name)} is not a safe relative path (absolute, "..", ".", empty segment, backslash or colon); the archive may try to write outside its folder. Do not open it.`, { source, member: name })
     }
@@ -21,34 +31,49 @@ export async function readMembers(bytes: Uint8Array, source: string): Promise<Ma
       throw new EpisodeError('EPISODE_MEMBER_DUPLICATE', 'the member name appears twice in the ZIP directory; member names must be unique. Re-export the episode.', { source, member: name })
     }
     seen.add(name)
+    unzippedBytes += originalSize
   }
-  let zip: JSZip
+  // Foreign members are refused before inflating, so no name like "__proto__" becomes a key of fflate's plain object.
+  for (const { name } of listed) if (classifyMember(name) === undefined) throw foreignMember(name, source)
+  if (unzippedBytes > MAX_EPISODE_UNZIPPED_BYTES) {
+    throw invalidZip(`its members declare ${unzippedBytes} bytes uncompressed, more than the ${MAX_EPISODE_UNZIPPED_BYTES}-byte limit of an episode; it may be a ZIP bomb`, source)
+  }
+  const files = unzip(bytes, source)
+  const members = new Map<string, Uint8Array>()
+  for (const { name, originalSize } of listed) {
+    const data = Object.hasOwn(files, name) ? files[name] : undefined
+    // fflate inflates into a buffer of the declared size and does not check CRC-32: a member that ends early
+    // shows here; one that runs long is cut to its declared size, which its SHA-256 in manifest.hashes then
+    // catches (manifest.json, not hashed, must still parse and pass its schema).
+    if (data === undefined || data.byteLength !== originalSize) {
+      throw invalidZip(`member ${JSON.stringify(name)} unzips to ${data?.byteLength ?? 0} bytes but the ZIP directory declares ${originalSize}`, source)
+    }
+    members.set(name, data)
+  }
+  return members
+}
+
+/** fflate's `unzipSync`, its failures (no end-of-central-directory record, bad deflate data…) as EPISODE_ZIP_INVALID. */
+function unzip(bytes: Uint8Array, source: string, filter?: (entry: UnzipFileInfo) => boolean): Record<string, Uint8Array> {
   try {
-    zip = await JSZip.loadAsync(bytes, { checkCRC32: true })
+    return unzipSync(bytes, filter === undefined ? undefined : { filter })
   } catch (cause) {
     throw new EpisodeError('EPISODE_ZIP_INVALID', `is not a readable ZIP archive (${cause instanceof Error ? cause.message : String(cause)}). Re-export or re-download the episode.`, { source, cause })
   }
-  const loaded = Object.keys(zip.files)
-  if (loaded.length !== names.length || loaded.some(name => !seen.has(name))) {
-    throw new EpisodeError('EPISODE_MEMBER_UNSAFE', 'the ZIP library reads member names differently from the ZIP directory; the archive is ambiguous. Re-export it with a standard ZIP writer.', { source })
-  }
-  const members = new Map<string, Uint8Array>()
-  for (const name of names) {
-    const entry = zip.files[name]
-    if (entry === undefined || entry.dir) {
-      throw new EpisodeError('EPISODE_MEMBER_UNSAFE', 'is a directory entry; episode archives contain files only.', { source, member: name })
-    }
-    members.set(name, await entry.async('uint8array'))
-  }
-  return members
+}
+
+function invalidZip(detail: string, source: string): EpisodeError {
+  return new EpisodeError('EPISODE_ZIP_INVALID', `is not a readable ZIP archive: ${detail}. Re-export or re-download the episode.`, { source })
+}
+
+function foreignMember(name: string, source: string): EpisodeError {
+  return new EpisodeError('EPISODE_MEMBER_EXTRA', 'is not an episode member; only manifest.json, frames.jsonl, frames.bin, calls.jsonl, events.jsonl, world/… and observations/… are allowed (legacy actions.jsonl included). Remove it or re-export the episode.', { source, member: name })
 }
 
 /** Every member is allowed and every required member is present. */
 export function checkMemberSet(members: ReadonlyMap<string, Uint8Array>, source: string): void {
   for (const name of members.keys()) {
-    if (classifyMember(name) === undefined) {
-      throw new EpisodeError('EPISODE_MEMBER_EXTRA', 'is not an episode member; only manifest.json, frames.jsonl, frames.bin, calls.jsonl, events.jsonl, world/… and observations/… are allowed (legacy actions.jsonl included). Remove it or re-export the episode.', { source, member: name })
-    }
+    if (classifyMember(name) === undefined) throw foreignMember(name, source)
   }
   for (const name of REQUIRED_MEMBERS) {
     if (!members.has(name)) {

@@ -4,10 +4,12 @@ import { join } from 'node:path'
 import { findSample, type BenchmarkPackage, type PackageBlock } from '../package/index.ts'
 import type { AttemptRecord, SelectedAttempt } from '../runs/index.ts'
 import { sha256Hex } from '../episode/index.ts'
+import { isNotFoundError } from '../shared/fs-errors.ts'
+import { splitJsonLines } from '../shared/json-lines.ts'
 import { EvaluateError } from './errors.ts'
 import { errorFields, type BaseFields, type MetricsRow } from './rows/index.ts'
-import type { SampleScorer } from './scorer/sample-scorer.ts'
-import { scoreFinalEpisode } from './score-final.ts'
+import type { SampleScorer } from './scorer/create-scorer.ts'
+import { scoreFinalEpisode } from './score-final-episode.ts'
 
 const FINAL_EPISODE = 'final.episode.zip'
 
@@ -19,10 +21,10 @@ const FINAL_EPISODE = 'final.episode.zip'
 export async function attemptRow(selected: SelectedAttempt, pkg: BenchmarkPackage, scorer: SampleScorer): Promise<MetricsRow> {
   const attempt = selected.attempt
   if (selected.seal?.flagged === true) {
-    const untrusted: BaseFields = { block: selected.block, sample_id: selected.sampleId, run: attempt?.run ?? null, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true }
+    const untrusted = baseFields({ block: selected.block, sampleId: selected.sampleId, run: attempt?.run ?? null })
     return { ...untrusted, ...errorFields(new EvaluateError('EVALUATE_SEAL_BROKEN', `${selected.seal.message ?? 'its seal fails'}; its records are not trusted, so it is not scored: run the sample again (AWB_RESUME re-runs it)`)) }
   }
-  const base = await baseFields(selected.block, selected.sampleId, attempt)
+  const base = await recordedBaseFields(selected.block, selected.sampleId, attempt)
   if (selected.kind === 'error') return { ...base, ...errorFields(new EvaluateError('EVALUATE_ATTEMPT_UNUSABLE', selected.error)) }
   try {
     return { ...base, ...(await scoreAttempt(selected.block, selected.sampleId, selected.attempt, pkg, scorer)) }
@@ -76,36 +78,67 @@ function sortKeys(value: unknown): unknown {
   return value
 }
 
-async function baseFields(block: string, sampleId: string, attempt: AttemptRecord | undefined): Promise<BaseFields> {
-  const result = attempt?.result
+/** What a row's base fields are made of: the sample, the run holding its attempt, and the attempt's own account. */
+export interface BaseFieldsInput {
+  block: string
+  sampleId: string
+  /** The run directory holding the attempt, or null when there is none. */
+  run: string | null
+  /** Unknown figures (absent or null) are null in the row. */
+  durationSeconds?: number | null | undefined
+  usage?: BaseFields['usage'] | undefined
+  costUsd?: number | null | undefined
+  toolCalls?: number | null | undefined
+  /** False while the attempt is still `running`; default true. */
+  isFinished?: boolean | undefined
+}
+
+/**
+ * A row's base fields (scoring.md §9.2): the one place they are assembled, for rows scored in a run
+ * (`BenchmarkSession`), rows of recorded attempts (`awb eval`) and error rows of samples that never finished.
+ */
+export function baseFields(input: BaseFieldsInput): BaseFields {
   return {
-    block,
-    sample_id: sampleId,
-    run: attempt?.run ?? null,
-    duration_seconds: result?.duration_seconds ?? null,
-    usage: result?.execution?.usage ?? null,
-    cost_usd: result?.execution?.cost_usd ?? null,
-    tool_calls: result?.tool_calls ?? result?.native_webmcp_call_count ?? (attempt === undefined ? null : await countToolCalls(attempt.dir)),
-    attempt_finished: result?.status !== 'running',
+    block: input.block,
+    sample_id: input.sampleId,
+    run: input.run,
+    duration_seconds: input.durationSeconds ?? null,
+    usage: input.usage ?? null,
+    cost_usd: input.costUsd ?? null,
+    tool_calls: input.toolCalls ?? null,
+    attempt_finished: input.isFinished ?? true,
   }
 }
 
+/** The base fields of a recorded attempt, from its result.json (tool calls counted from its log when unrecorded). */
+async function recordedBaseFields(block: string, sampleId: string, attempt: AttemptRecord | undefined): Promise<BaseFields> {
+  const result = attempt?.result
+  return baseFields({
+    block,
+    sampleId,
+    run: attempt?.run ?? null,
+    durationSeconds: result?.duration_seconds,
+    usage: result?.execution?.usage,
+    costUsd: result?.execution?.cost_usd,
+    toolCalls: result?.tool_calls ?? result?.native_webmcp_call_count ?? (attempt === undefined ? null : await countToolCalls(attempt.dir)),
+    isFinished: result?.status !== 'running',
+  })
+}
+
 async function countToolCalls(dir: string): Promise<number | null> {
+  const path = join(dir, 'conversation.jsonl')
   let text: string
   try {
-    text = await readFile(join(dir, 'conversation.jsonl'), 'utf8')
-  } catch {
-    return null
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    // No conversation is no count; one that cannot be read is a failure the user must see.
+    if (isNotFoundError(error)) return null
+    throw new EvaluateError('EVALUATE_ATTEMPT_UNUSABLE', `cannot read ${path} (${error instanceof Error ? error.message : String(error)}); check its permissions`, { file: path, cause: error })
   }
   let count = 0
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue
-    try {
-      const record: unknown = JSON.parse(line)
-      if (record !== null && typeof record === 'object' && (record as { type?: unknown }).type === 'tool_call') count++
-    } catch {
-      // A torn line is not a tool call; conversation.jsonl is informational here.
-    }
+  // A torn line (error set) is not a tool call; conversation.jsonl is informational here.
+  for (const { value } of splitJsonLines(text)) {
+    if (value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'tool_call') count++
   }
   return count
 }

@@ -8,9 +8,9 @@ import { EvaluateError } from './errors.ts'
 import { summarize, type BenchmarkLayout, type Summary } from '../scoring/index.ts'
 import { attemptRow } from './attempt-row.ts'
 import type { MetricsRow } from './rows/index.ts'
-import { OUTPUT_PROTOCOL } from './score-final.ts'
+import { OUTPUT_PROTOCOL } from './score-final-episode.ts'
 import { assertNewOutputDir, writeOutputDir } from './output-dir.ts'
-import { createScorer, type SampleScorer } from './scorer/sample-scorer.ts'
+import { createScorer, type SampleScorer } from './scorer/create-scorer.ts'
 
 export interface EvaluateRunsOptions {
   runDirs: readonly string[]
@@ -27,7 +27,7 @@ export interface EvaluateRunsOptions {
    */
   concurrency?: number
   /** More files for the output directory, made from the finished rows and written in the same atomic step. */
-  extraFiles?: (rows: readonly MetricsRow[], summary: Summary) => Readonly<Record<string, string | Uint8Array>>
+  extraFiles?: (rows: readonly MetricsRow[], summary: Summary) => Readonly<Record<string, string | Uint8Array>> | Promise<Readonly<Record<string, string | Uint8Array>>>
 }
 
 export interface EvaluateRunsResult {
@@ -88,7 +88,7 @@ export async function evaluateRuns(options: EvaluateRunsOptions): Promise<Evalua
     'metrics.jsonl': rows.map(row => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : ''),
     'summary.json': `${JSON.stringify(summary, null, 2)}\n`,
     [EVALUATION_RECORD]: `${JSON.stringify(record, null, 2)}\n`,
-    ...options.extraFiles?.(rows, summary),
+    ...(await options.extraFiles?.(rows, summary)),
   })
   return { rows, summary, outputDir: options.outputDir }
 }

@@ -8,6 +8,6 @@ export {
   type BaseFields, type ErrorFields, type MetricsRow, type ScoredFields, type ScoredRow,
 } from './rows/index.ts'
 export { createScorer, GPU_SAMPLES_AT_ONCE, parsePosesFile, SCORING_BACKENDS, scoringInput, type CreateScorerOptions, type SampleScorer, type ScoringTiming } from './scorer/index.ts'
-export { OUTPUT_PROTOCOL, scoreFinalEpisode, type ScoreFinalEpisodeInput } from './score-final.ts'
-export { attemptRow } from './attempt-row.ts'
+export { OUTPUT_PROTOCOL, scoreFinalEpisode, type ScoreFinalEpisodeInput } from './score-final-episode.ts'
+export { attemptRow, baseFields, type BaseFieldsInput } from './attempt-row.ts'
 export { benchmarkLayout, EVALUATION_RECORD, evaluateRuns, type EvaluateRunsOptions, type EvaluateRunsResult } from './evaluate-runs.ts'

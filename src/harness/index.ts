@@ -4,4 +4,4 @@ export { runSample, type RunSampleDeps, type SampleHost, type SampleReport } fro
 export {
   AgentSpecSchema, CliAgentResultSchema, FinishSampleRequestSchema, FinishSampleResponseSchema, SampleMetaSchema, SamplePlanSchema, SampleTimingsSchema, ScoringTimingsSchema, StartSampleResponseSchema, TimingsSchema,
   type AgentSpec, type CliAgentResult, type FinishSampleRequest, type FinishSampleResponse, type SampleMeta, type SamplePlan, type SampleTimings, type ScoringTimings, type StartSampleResponse, type Timings,
-} from './protocol.ts'
+} from './sample-messages.ts'

@@ -10,7 +10,7 @@ import type { Mujoco, SceneRenderer } from '../world/index.ts'
 import { WorldRuntime } from '../world/index.ts'
 import { WebMcpToolRegistry } from '../webmcp/index.ts'
 import { exposeToolRelay } from '../mcp/page/index.ts'
-import type { AgentSpec, CliAgentResult, FinishSampleRequest, FinishSampleResponse, StartSampleResponse, Timings } from './protocol.ts'
+import type { AgentSpec, CliAgentResult, FinishSampleRequest, FinishSampleResponse, StartSampleResponse, Timings } from './sample-messages.ts'
 
 /** The Node side of one sample, reached through browser commands; bytes travel as base64. */
 export interface SampleHost {

@@ -1,6 +1,6 @@
 // A sample's per-test figures (JUnit properties): the block suite shows them in the page, and the aggregate reporter
 // writes the same figures from Node's ledger over them. Page-safe; no I/O.
-import type { SampleMeta } from './protocol.ts'
+import type { SampleMeta } from './sample-messages.ts'
 
 export interface SampleAnnotation {
   type: string

@@ -22,8 +22,11 @@ const DENIED_FILES = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/evaluat
 const CACHE_DIR = join(ENCLOSING_NODE_MODULES ?? join(PACKAGE_ROOT, 'node_modules'), '.vite', 'awb-headless')
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
 const PAGE_READY_TIMEOUT_MS = 60_000
-/** Dependencies Vite must pre-bundle before the page asks for them (CommonJS ones cannot load unbundled). */
-const PREBUNDLED_DEPENDENCIES = ['jszip', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill']
+/**
+ * Dependencies Vite must pre-bundle before the page asks for them: CommonJS ones (ajv) cannot load unbundled, and an
+ * ES one (fflate, zod, three) first met mid-run makes Vite re-optimize and reload the page.
+ */
+const PREBUNDLED_DEPENDENCIES = ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill']
 
 export interface OpenBrowserPageOptions {
   /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */

@@ -2,7 +2,7 @@
 import type { Page } from 'playwright'
 import { RenderError } from '../render/index.ts'
 import { evaluateWithTimeout, openBrowserPage } from './browser-page.ts'
-import { HEADLESS_PAGE_GLOBAL, type HeadlessRunRequest, type HeadlessRunResponse, HeadlessRunResponseSchema } from './protocol.ts'
+import { HEADLESS_PAGE_GLOBAL, type HeadlessRunRequest, type HeadlessRunResponse, HeadlessRunResponseSchema } from './headless-page-messages.ts'
 
 /** Default limit of one `run` (page load excluded), in milliseconds. */
 export const HEADLESS_RUN_TIMEOUT_MS = 300_000

@@ -7,8 +7,8 @@ import {
   EPISODE_SESSION_GLOBAL,
   type EpisodeSessionOpened,
   EpisodeSessionOpenedSchema,
-} from './episode-session-protocol.ts'
-import { base64ToBytes, bytesToBase64 } from './protocol.ts'
+} from './episode-session-messages.ts'
+import { base64ToBytes, bytesToBase64 } from './headless-page-messages.ts'
 
 /** Limit for opening the episode in the page (decode, compile, register), in milliseconds. */
 const OPEN_TIMEOUT_MS = 90_000

@@ -12,7 +12,7 @@ export {
   type HeadlessCallOutput,
   type HeadlessRunRequest,
   type HeadlessRunResponse,
-} from './protocol.ts'
+} from './headless-page-messages.ts'
 export {
   openReferencePageRenderer,
   REFERENCE_PAGE_RENDERER_NAME,
@@ -31,7 +31,7 @@ export {
   type ReferencePageRequest,
   type ReferencePageResponse,
   type WorldMember,
-} from './reference-page-protocol.ts'
+} from './reference-page-messages.ts'
 export {
   openEpisodeSession,
   type EpisodeSession,
@@ -47,4 +47,5 @@ export {
   type GpuNearestPageApi,
   type GpuNearestRequest,
   type GpuNearestResponse,
-} from './gpu-nearest-protocol.ts'
+} from './gpu-nearest-messages.ts'
+export { GPU_BATCH_TIMEOUT_MS, openPageDevice, type OpenPageDeviceOptions, type PageNearestDevice } from './gpu-nearest-device.ts'

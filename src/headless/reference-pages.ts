@@ -3,14 +3,14 @@ import type { Page } from 'playwright'
 import type { CameraState } from '../world/index.ts'
 import { RenderError, THREE_RENDERER_NAME } from '../render/index.ts'
 import { evaluateWithTimeout, openBrowserPage } from './browser-page.ts'
-import { base64ToBytes, bytesToBase64 } from './protocol.ts'
+import { base64ToBytes, bytesToBase64 } from './headless-page-messages.ts'
 import {
   REFERENCE_PAGE_GLOBAL,
   type ReferencePagePart,
   type ReferencePageRequest,
   ReferencePageResponseSchema,
   type WorldMember,
-} from './reference-page-protocol.ts'
+} from './reference-page-messages.ts'
 
 /** What these pages are drawn with, for package READMEs: the capture renderer in headless Chromium. */
 export const REFERENCE_PAGE_RENDERER_NAME = `${THREE_RENDERER_NAME} (headless chromium)`

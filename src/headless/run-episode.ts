@@ -1,6 +1,6 @@
 // Node only: runs a call list on an episode in headless Chromium with the three.js renderer (engine of `awb env run --render`).
 import { type HeadlessSessionOptions, openHeadlessSession } from './browser-session.ts'
-import { base64ToBytes, bytesToBase64, type HeadlessCall, type HeadlessCallOutput, HeadlessCallSchema } from './protocol.ts'
+import { base64ToBytes, bytesToBase64, type HeadlessCall, type HeadlessCallOutput, HeadlessCallSchema } from './headless-page-messages.ts'
 
 export interface RunEpisodeInBrowserOptions extends HeadlessSessionOptions {
   /** The episode archive bytes (setup or active). */

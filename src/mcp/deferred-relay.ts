@@ -1,6 +1,6 @@
 // A ToolRelay that exists before its environment does: an MCP server can answer `initialize` and `tools/list` (of
 // the benchmark surface) at once while the browser starts, and tool calls wait for it. No MCP or I/O here.
-import type { ReferencePage } from '../agents/index.ts'
+import type { ReferencePage } from '../shared/agent-io.ts'
 import type { RelayPage, ToolRelay } from './tool-relay.ts'
 
 export interface DeferredRelayOptions {

@@ -1,7 +1,7 @@
 // Node only: a ToolRelay over a browser page reached through Playwright (`Page` or `Frame`, e.g. a Vitest browser
 // command's `context.frame()`), calling the tools the page exposed with `exposeToolRelay`. No MCP here.
 import * as z from 'zod'
-import type { ReferencePage } from '../agents/index.ts'
+import type { ReferencePage } from '../shared/agent-io.ts'
 import { McpError } from './errors.ts'
 import { PAGE_RELAY_GLOBAL } from './page/index.ts'
 import type { RelayPage, RelayTool, ToolRelay } from './tool-relay.ts'

@@ -1,7 +1,7 @@
 // Serialises an MCP surface's tool calls (one at a time per sample), bounds each by a time limit and reports
 // every call and result to the conversation sink (runner.md §4.4, §4.8); knows nothing about the tools.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { ConversationEntry } from '../agents/index.ts'
+import type { ConversationEntry } from '../shared/agent-io.ts'
 import { McpError } from './errors.ts'
 
 /** One relayed tool call's limit (`WebMCP.invokeTool`, Codex `tool_timeout_sec`), in milliseconds. */

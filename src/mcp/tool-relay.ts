@@ -1,6 +1,6 @@
 // The ToolRelay contract (what an MCP surface serves: the page's tools and the sample's reference pages) and a
 // relay backed by an in-process WorldRuntime; no MCP here.
-import type { ReferencePage } from '../agents/index.ts'
+import type { ReferencePage } from '../shared/agent-io.ts'
 
 /** One page tool as WebMCP registers it (environment.md §4.2). */
 export interface RelayTool {

@@ -2,10 +2,10 @@
 import type { CheckSink } from './check-sink.ts'
 import { PackageError } from './errors.ts'
 import { FROZEN_BLOCKS, FROZEN_SAMPLES_PER_BLOCK, FROZEN_TOTAL_SAMPLES } from './frozen-release.ts'
-import { compareCodePoints } from './json-values.ts'
+import { compareCodePoints } from '../shared/code-points.ts'
 import { type BlockFolders, BENCHMARK_FILE, repoTail, taskPath } from './layout.ts'
 import { isValidSampleId, sampleSlug } from './paths.ts'
-import { type EvaluationProtocol, isEvaluationProtocol } from './protocol.ts'
+import { EVALUATION_PROTOCOLS, type EvaluationProtocol, isEvaluationProtocol } from './protocol-constants.ts'
 import { parseWithSchema } from './schema-problems.ts'
 import { BenchmarkSchema, BlockSchema, type BlockRecord, type SampleRecord, SampleRecordSchema } from './schemas.ts'
 
@@ -52,7 +52,7 @@ export function checkBenchmark(value: unknown, options: { isFrozenRelease: boole
     sink.problem(new PackageError('PACKAGE_UNKNOWN_PROTOCOL', {
       file,
       field: 'evaluation.protocol',
-      message: `unknown evaluation protocol marker ${JSON.stringify(marker)}: expected "assembly-evaluation-v1" (or its alias "assembly-evaluation-v2")`,
+      message: `unknown evaluation protocol marker ${JSON.stringify(marker)}: expected ${JSON.stringify(EVALUATION_PROTOCOLS[0])} (or its alias ${JSON.stringify(EVALUATION_PROTOCOLS[1])})`,
       fix: 'Use a package built for the assembly-evaluation protocol',
     }))
   }

@@ -7,7 +7,7 @@ import { sha256Bytes } from './hashing.ts'
 import { deepEqualJson } from './json-values.ts'
 import { configPath, episodeFileName, taskPath } from './layout.ts'
 import { checkFrozenHash, type PackageFiles, parseJsonBytes, readPackageBytes } from './package-files.ts'
-import { ENGINE_VERSION, PREPARATION_PARAMETERS, PREPARATION_PROTOCOL, RUNTIME_CONTRACT } from './protocol.ts'
+import { ENGINE_VERSION, PREPARATION_PARAMETERS, PREPARATION_PROTOCOL, RUNTIME_CONTRACT } from './protocol-constants.ts'
 import { parseWithSchema } from './schema-problems.ts'
 import { type ConfigRecord, ConfigSchema } from './schemas.ts'
 

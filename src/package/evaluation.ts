@@ -1,19 +1,22 @@
 // Structural and key checks of one evaluation.json (§7, scoring §2) into typed arrays; no file access, no scoring.
 import { createThrowingSink, ScopedSink, type CheckSink } from './check-sink.ts'
 import { PackageError, type PackageErrorCode } from './errors.ts'
-import { compareCodePoints, deepEqualJson } from './json-values.ts'
+import { compareCodePoints } from '../shared/code-points.ts'
+import { deepEqualJson } from './json-values.ts'
 import {
+  EVALUATION_PROTOCOLS,
   type EvaluationProtocol,
   isEvaluationProtocol,
+  PREPARATION_PARAMETERS,
   PREPARATION_PROTOCOL,
   SIMILARITY_POLICY,
   SIMILARITY_THRESHOLD,
-} from './protocol.ts'
+} from './protocol-constants.ts'
 import { parseWithSchema } from './schema-problems.ts'
 import { EvaluationEnvelopeSchema, type EvaluationEnvelope, type Identity } from './schemas.ts'
 
-/** Points per part in every evaluation.json (the preparation's farthest-point sample count). */
-export const EVALUATION_POINTS_PER_PART = 1000
+/** Points per part in every evaluation.json: the preparation's farthest-point sample count (scoring.md §2.1). */
+export const EVALUATION_POINTS_PER_PART = PREPARATION_PARAMETERS.fps_points
 /** Numbers per GT pose: `[tx, ty, tz, qw, qx, qy, qz]`. */
 export const GT_POSE_LENGTH = 7
 /** Smallest accepted GT quaternion norm (scoring §2). */
@@ -79,7 +82,7 @@ export function checkEvaluation(value: unknown, options: ParseEvaluationOptions,
 
   const protocol = envelope.key.evaluation_protocol
   if (!isEvaluationProtocol(protocol)) {
-    fail('PACKAGE_UNKNOWN_PROTOCOL', 'key.evaluation_protocol', `unknown evaluation protocol marker ${JSON.stringify(protocol)}: expected "assembly-evaluation-v1" or "assembly-evaluation-v2"`, 'Use a package built for the assembly-evaluation protocol')
+    fail('PACKAGE_UNKNOWN_PROTOCOL', 'key.evaluation_protocol', `unknown evaluation protocol marker ${JSON.stringify(protocol)}: expected ${EVALUATION_PROTOCOLS.map(name => JSON.stringify(name)).join(' or ')}`, 'Use a package built for the assembly-evaluation protocol')
   }
   const { similarity } = envelope.key
   if (similarity.policy !== SIMILARITY_POLICY || similarity.threshold !== SIMILARITY_THRESHOLD) {

@@ -6,15 +6,18 @@ export { EVALUATION_POINTS_PER_PART, GT_POSE_LENGTH, MIN_QUATERNION_NORM, parseE
 export type { Evaluation, EvaluationExpectation, ParseEvaluationOptions } from './evaluation.ts'
 export { FROZEN_BLOCKS, FROZEN_SAMPLES_PER_BLOCK, FROZEN_TOTAL_SAMPLES, FrozenHashListSchema, loadFrozenHashList } from './frozen-release.ts'
 export type { FrozenBlock, FrozenHashList } from './frozen-release.ts'
-export { compareCodePoints, canonicalJson } from './json-values.ts'
+export { canonicalJson } from './json-values.ts'
+// Defined in src/shared (the episode codec and the scoring core sort with it too); offered to the package's users.
+export { compareCodePoints } from '../shared/code-points.ts'
 export type { BenchmarkPackage, PackageBlock, PackagePage, PackageSample } from './model.ts'
 export { findSample, loadEvaluation, openPackage, readEpisode, readPage, verifyEpisode } from './open-package.ts'
 export type { OpenPackageOptions } from './open-package.ts'
 export { resolvePackageFile } from './package-files.ts'
 export { isPageMimeType, PAGE_FILE_EXTENSIONS, PAGE_MIME_TYPES, pageContentType, pageFileExtension, pageMimeType, type PageMimeType } from './page-types.ts'
-export { assertSafeRelativePath, assertSampleId, isValidSampleId, sampleKey, sampleSlug } from './paths.ts'
+export { assertSafeRelativePath, assertSampleId, isValidSampleId, sampleSlug } from './paths.ts'
+// Defined in src/shared (the scoring core and the runs key samples too); offered here to the package's own users.
+export { sampleKey } from '../shared/sample-key.ts'
 export {
-  CANONICAL_EVALUATION_PROTOCOL,
   ENGINE_VERSION,
   EVALUATION_PROTOCOLS,
   isEvaluationProtocol,
@@ -22,8 +25,8 @@ export {
   RUNTIME_CONTRACT,
   SIMILARITY_POLICY,
   SIMILARITY_THRESHOLD,
-} from './protocol.ts'
-export type { EvaluationProtocol } from './protocol.ts'
+} from './protocol-constants.ts'
+export type { EvaluationProtocol } from './protocol-constants.ts'
 export type { EpisodeCheck } from './sample-checks.ts'
 export {
   BenchmarkSchema,

@@ -1,5 +1,6 @@
 // Runs every package check once, in order, reporting to a sink; shared by openPackage and validatePackage.
 import { realpath, stat } from 'node:fs/promises'
+import { isNotFoundError } from '../shared/fs-errors.ts'
 import { checkBenchmark, type ParsedBlock } from './benchmark-rules.ts'
 import { checkConfig, checkTaskText } from './block-checks.ts'
 import { type CheckSink, ScopedSink } from './check-sink.ts'
@@ -11,7 +12,7 @@ import type { BenchmarkPackage, PackageBlock, PackageSample } from './model.ts'
 import { type PackageFiles, parseJsonBytes, readPackageBytes } from './package-files.ts'
 import { checkEpisodeFile, checkEvaluationFile, checkPages, type EpisodeCheck, type SampleCounts } from './sample-checks.ts'
 import { checkSamplesIndex } from './samples-index.ts'
-import type { EvaluationProtocol } from './protocol.ts'
+import type { EvaluationProtocol } from './protocol-constants.ts'
 
 export interface InspectOptions {
   frozenHashes: FrozenHashList
@@ -77,8 +78,17 @@ export async function inspectPackage(dir: string, options: InspectOptions, paren
 async function resolveRoot(dir: string, sink: CheckSink): Promise<string | undefined> {
   try {
     if ((await stat(dir)).isDirectory()) return await realpath(dir)
-  } catch {
-    // Reported below as a missing package directory.
+  } catch (error) {
+    // Absence is reported below as a missing package directory; anything else (permission denied) is not absence.
+    if (!isNotFoundError(error)) {
+      sink.problem(new PackageError('PACKAGE_FILE_UNREADABLE', {
+        file: dir,
+        message: `the benchmark package directory cannot be read (${error instanceof Error ? error.message : String(error)})`,
+        fix: 'Check the permissions of the folder and of the folders above it',
+        cause: error,
+      }))
+      return undefined
+    }
   }
   sink.problem(new PackageError('PACKAGE_NOT_FOUND', {
     file: dir,

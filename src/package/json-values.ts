@@ -1,8 +1,6 @@
 // Value helpers for JSON data read from the package: deep equality, canonical JSON (keys in code-point order); no I/O.
 import { compareCodePoints } from '../shared/code-points.ts'
 
-export { compareCodePoints }
-
 /** Structural equality of JSON values: same keys (any order), same array order, numbers by `===`. */
 export function deepEqualJson(a: unknown, b: unknown): boolean {
   if (a === b) return true

@@ -1,6 +1,6 @@
 // The typed view of an opened package that the runner, scorer and plugin consume; data shapes only.
 import type { PackageWarning } from './errors.ts'
-import type { EvaluationProtocol } from './protocol.ts'
+import type { EvaluationProtocol } from './protocol-constants.ts'
 import type { Identity, ReferenceMode } from './schemas.ts'
 
 /** One reference page (§8), in page order. */

@@ -1,6 +1,7 @@
 // Opens package files safely: path rules, symlink containment (§2.1) and the frozen list (§9.2); no JSON rules.
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { isNotFoundError } from '../shared/fs-errors.ts'
 import type { CheckSink } from './check-sink.ts'
 import { PackageError } from './errors.ts'
 import type { FrozenHashList } from './frozen-release.ts'
@@ -25,6 +26,8 @@ export async function resolvePackageFile(root: string, rel: string): Promise<str
   try {
     real = await realpath(join(root, ...rel.split('/')))
   } catch (error) {
+    // Only absence is "missing": a folder we may not enter is a permission problem, and says so.
+    if (!isNotFoundError(error)) throw unreadable(rel, error)
     throw new PackageError('PACKAGE_FILE_MISSING', {
       file: rel,
       message: 'file not found in the package (local packages are never downloaded into)',
@@ -76,13 +79,17 @@ export async function hashPackageFile(files: PackageFiles, rel: string): Promise
   }
 }
 
-/** True when `rel` exists in the package as a regular file or a link to one (no path rules applied). */
+/**
+ * True when `rel` exists in the package as a regular file or a link to one (no path rules applied). Throws
+ * `PACKAGE_FILE_UNREADABLE` when it cannot be told (permission denied, I/O error): that is not absence.
+ */
 export async function packageFileExists(root: string, rel: string): Promise<boolean> {
   try {
     return (await stat(join(root, ...rel.split('/')))).isFile()
-  } catch {
+  } catch (error) {
     // A missing optional file is an answer here, not a failure.
-    return false
+    if (isNotFoundError(error)) return false
+    throw unreadable(rel, error)
   }
 }
 

@@ -30,14 +30,6 @@ export function sampleSlug(id: string, location: PathLocation = {}): string {
   return id.split('/').join('--')
 }
 
-/**
- * One sample of a package as a map key: its block and id (a sample id can appear in several blocks, e.g. a PartNet
- * shape with and without a reference image). NUL separates them: neither a block name nor a sample id contains it.
- */
-export function sampleKey(block: string, sampleId: string): string {
-  return `${block}\u0000${sampleId}`
-}
-
 /** Why `path` is not a safe relative package path (§2.1 rule 2), or undefined when it is. */
 export function unsafePathReason(path: string): string | undefined {
   if (path.length === 0) return 'it is empty'
@@ -58,9 +50,4 @@ export function assertSafeRelativePath(path: string, location: PathLocation = {}
     message: `path ${JSON.stringify(path)} is not a safe relative package path: ${reason}`,
     fix: 'Package paths must be relative, "/"-separated, without "..", backslashes or empty segments',
   })
-}
-
-/** True when `segment` can be used as one folder name of the layout (block, repo tail, config id). */
-export function isSafeSegment(segment: string): boolean {
-  return SAFE_SEGMENT.test(segment) && segment !== '.' && segment !== '..'
 }

@@ -2,6 +2,7 @@
 import { parquetReadObjects } from 'hyparquet'
 import type { ParsedBlock } from './benchmark-rules.ts'
 import type { CheckSink } from './check-sink.ts'
+import { sampleKey } from '../shared/sample-key.ts'
 import { PackageError } from './errors.ts'
 import { INDEX_FILE } from './layout.ts'
 import { type PackageFiles, packageFileExists, readPackageBytes } from './package-files.ts'
@@ -20,7 +21,18 @@ const MAX_INDEX_WARNINGS = 20
  */
 export async function checkSamplesIndex(files: PackageFiles, blocks: readonly ParsedBlock[], sink: CheckSink): Promise<void> {
   const file = INDEX_FILE
-  if (!(await packageFileExists(files.root, file))) {
+  const unreadable = (error: unknown): void => {
+    const reason = error instanceof PackageError || error instanceof Error ? error.message : String(error)
+    sink.warning({ code: 'PACKAGE_INDEX_UNREADABLE', file, message: `index/samples.parquet could not be read and is ignored (${reason})` })
+  }
+  let exists: boolean
+  try {
+    exists = await packageFileExists(files.root, file)
+  } catch (error) {
+    unreadable(error)
+    return
+  }
+  if (!exists) {
     sink.warning({ code: 'PACKAGE_INDEX_MISSING', file, message: 'index/samples.parquet is absent; benchmark.json is the sample list (the index is optional)' })
     return
   }
@@ -29,8 +41,7 @@ export async function checkSamplesIndex(files: PackageFiles, blocks: readonly Pa
     const bytes = await readPackageBytes(files, file)
     rows = await parquetReadObjects({ file: new Uint8Array(bytes).buffer })
   } catch (error) {
-    const reason = error instanceof PackageError || error instanceof Error ? error.message : String(error)
-    sink.warning({ code: 'PACKAGE_INDEX_UNREADABLE', file, message: `index/samples.parquet could not be read and is ignored (${reason})` })
+    unreadable(error)
     return
   }
   const columns = new Set(rows.flatMap(row => Object.keys(row)))
@@ -46,7 +57,7 @@ export async function checkSamplesIndex(files: PackageFiles, blocks: readonly Pa
   for (const [index, row] of rows.entries()) {
     const blockName = String(row[blockColumn])
     const sampleId = String(row[sampleColumn])
-    seen.add(JSON.stringify([blockName, sampleId]))
+    seen.add(sampleKey(blockName, sampleId))
     const record = known.get(blockName)?.get(sampleId)
     if (record === undefined) {
       disagreements.push(`row ${index} (${blockName}, ${sampleId}) is not a sample of benchmark.json`)
@@ -61,7 +72,7 @@ export async function checkSamplesIndex(files: PackageFiles, blocks: readonly Pa
   }
   for (const block of blocks) {
     for (const sample of block.samples) {
-      if (!seen.has(JSON.stringify([block.record.name, sample.id]))) disagreements.push(`(${block.record.name}, ${sample.id}) of benchmark.json has no row`)
+      if (!seen.has(sampleKey(block.record.name, sample.id))) disagreements.push(`(${block.record.name}, ${sample.id}) of benchmark.json has no row`)
     }
   }
   for (const message of disagreements.slice(0, MAX_INDEX_WARNINGS)) {

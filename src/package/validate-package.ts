@@ -3,7 +3,7 @@ import { CollectingSink } from './check-sink.ts'
 import type { PackageWarning } from './errors.ts'
 import { type FrozenHashList, loadFrozenHashList } from './frozen-release.ts'
 import { type InspectCounts, inspectPackage } from './inspect-package.ts'
-import type { EvaluationProtocol } from './protocol.ts'
+import type { EvaluationProtocol } from './protocol-constants.ts'
 import type { EpisodeCheck } from './sample-checks.ts'
 
 export interface ValidatePackageOptions {

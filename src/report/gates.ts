@@ -1,31 +1,10 @@
 // Checks aggregate gates (minimum SR/PA, maximum SCD per block, source, overall) against a summary; no I/O.
 import type { MetricTriple, Summary } from '../scoring/index.ts'
-import type { BaselineGate } from './paired/index.ts'
+import type { Gate, GateResult, Gates } from './gate-schemas.ts'
 
-export interface Gate {
-  SR?: number | undefined
-  PA?: number | undefined
-  /** A maximum: lower SCD is better. */
-  SCD?: number | undefined
-}
-
-export interface Gates {
-  /** Per block name, or `*` for every block of the package. */
-  blocks?: Record<string, Gate> | undefined
-  /** Per source name, or `*` for every source. */
-  sources?: Record<string, Gate> | undefined
-  overall?: Gate | undefined
-  /** Against a baseline run (checked by `checkBaselineGate` in paired/, not here). */
-  vs_baseline?: BaselineGate | undefined
-}
-
-export interface GateResult {
-  /** e.g. `block ikea-manualbook SR ≥ 0.5`. */
-  gate: string
-  /** The measured value, or null when the run did not measure it (partial run, block not run). */
-  measured: number | null
-  status: 'passed' | 'failed' | 'not-measured'
-}
+// Older importers inside src/report (run-outputs.ts, format-summary.ts) take the types from here; the definitions are
+// in gate-schemas.ts, which paired/ shares without importing this module.
+export type { Gate, GateResult, Gates } from './gate-schemas.ts'
 
 const METRICS = ['SR', 'PA', 'SCD'] as const
 

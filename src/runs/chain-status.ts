@@ -1,6 +1,9 @@
 // Where a run chain stands (runner.md §7): the newest record of each sample along `source_run`, each sample's
-// state (its seal checked), whether the run's process is still alive, and what a resume must run again. Reads only.
+// state (its seal checked) and whether the run's process is still alive. Reads only; which samples a resume runs
+// again is the harness's rule (`needsRun`, src/harness/node/run-rules.ts).
 import { compareCodePoints } from '../shared/code-points.ts'
+import { isNotFoundError } from '../shared/fs-errors.ts'
+import { sampleKey } from '../shared/sample-key.ts'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -60,7 +63,7 @@ export async function chainStatus(runDir: string): Promise<ChainStatus> {
   const newest = new Map<string, AttemptRecord>()
   chain.forEach((one, position) => {
     for (const attempt of [...one.attempts, ...sealedButRemoved(one, seals[position]!)]) {
-      const key = JSON.stringify([attempt.block, attempt.sampleId])
+      const key = sampleKey(attempt.block, attempt.sampleId)
       // A later run's record replaces an earlier one unless it never got past `pending`.
       if (attempt.result?.status === 'pending' && newest.has(key)) continue
       newest.set(key, attempt)
@@ -78,11 +81,6 @@ export async function chainStatus(runDir: string): Promise<ChainStatus> {
   return { run, chain, state: runState(run), samples, counts, seals }
 }
 
-/** Samples a resume runs again (runner.md §7.2 rule 3): unfinished, interrupted or damaged; failed ones on request. */
-export function needsRun(state: SampleState, retryFailed: boolean): boolean {
-  return state === 'pending' || state === 'running' || state === 'interrupted' || state === 'damaged' || (retryFailed && state === 'failed')
-}
-
 async function sampleState(attempt: AttemptRecord, seal: SampleSeal | undefined, isAlive: boolean): Promise<{ state: SampleState; damage?: string }> {
   // A failed seal outranks what the records say: they are exactly what cannot be believed.
   if (seal?.flagged === true) return { state: 'damaged', damage: seal.message ?? `${attempt.dir}: its seal fails` }
@@ -98,7 +96,9 @@ async function sampleState(attempt: AttemptRecord, seal: SampleSeal | undefined,
     const bytes = await readFile(join(attempt.dir, 'final.episode.zip'))
     const found = createHash('sha256').update(bytes).digest('hex')
     return found === expected ? { state: 'completed' } : damaged(`final.episode.zip has SHA-256 ${found}, but result.json records ${expected}`)
-  } catch {
-    return damaged('final.episode.zip is missing although result.json says it was saved')
+  } catch (error) {
+    // Only absence is "missing": an archive that cannot be read (permissions, a damaged disk) says why.
+    if (isNotFoundError(error)) return damaged('final.episode.zip is missing although result.json says it was saved')
+    return damaged(`final.episode.zip cannot be read (${error instanceof Error ? error.message : String(error)})`)
   }
 }

@@ -2,6 +2,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type * as z from 'zod'
+import { systemErrorCode } from '../shared/fs-errors.ts'
 import { RunError } from './errors.ts'
 import { InputJsonSchema, ResultJsonSchema, RunJsonSchema, type InputJson, type ResultJson, type RunJson } from './schemas.ts'
 
@@ -78,8 +79,10 @@ async function listDirectories(dir: string): Promise<string[]> {
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return [] // A run with no samples yet (or no block folder) simply has no attempts.
+  } catch (error) {
+    // A run with no samples yet (or no block folder) simply has no attempts; a folder we may not list is not that.
+    if (systemErrorCode(error) === 'ENOENT') return []
+    throw new RunError('RUN_RECORD_INVALID', `the run's records cannot be listed (${error instanceof Error ? error.message : String(error)}); check the permissions of the run directory`, { file: dir, cause: error })
   }
   return entries.filter(entry => entry.isDirectory()).map(entry => entry.name).sort()
 }
@@ -89,8 +92,8 @@ async function readJsonFile<T extends z.ZodType>(path: string, schema: T): Promi
   let text: string
   try {
     text = await readFile(path, 'utf8')
-  } catch {
-    return new Error(`${path}: file is missing or unreadable`)
+  } catch (error) {
+    return new Error(`${path}: file is missing or unreadable (${error instanceof Error ? error.message : String(error)})`)
   }
   let value: unknown
   try {

@@ -5,6 +5,8 @@ import { createReadStream } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { compareCodePoints } from '../shared/code-points.ts'
+import { isNotFoundError, systemErrorCode } from '../shared/fs-errors.ts'
+import { RunError } from './errors.ts'
 
 export interface FileDigest {
   sha256: string
@@ -26,8 +28,10 @@ export async function readFolderContents(dir: string): Promise<FolderContents | 
   const contents: FolderContents = { files: new Map(), others: new Map() }
   try {
     if (!(await lstat(dir)).isDirectory()) return undefined
-  } catch {
-    return undefined
+  } catch (error) {
+    // Absent is an answer (the seal check reports the folder removed); a folder we may not reach is not absent.
+    if (isNotFoundError(error)) return undefined
+    throw new RunError('RUN_RECORD_INVALID', `the sample folder cannot be read (${error instanceof Error ? error.message : String(error)}); check the permissions of the run directory`, { file: dir, cause: error })
   }
   await walk(dir, '', contents)
   contents.files = new Map([...contents.files].sort(([a], [b]) => compareCodePoints(a, b)))
@@ -52,7 +56,7 @@ async function digestInto(contents: FolderContents, name: string, path: string):
     contents.files.set(name, await digestFile(path))
   } catch (error) {
     // Removed since the folder was listed: it is simply not there. Anything else is reported, not thrown.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') contents.others.set(name, `unreadable file (${(error as Error).message})`)
+    if (systemErrorCode(error) !== 'ENOENT') contents.others.set(name, `unreadable file (${error instanceof Error ? error.message : String(error)})`)
   }
 }
 

@@ -1,6 +1,7 @@
 // Picks the attempt to score for every (block, sample) across run chains (scoring.md §9.1), each checked against its
 // run's seals; scores nothing.
 import { compareCodePoints } from '../shared/code-points.ts'
+import { sampleKey } from '../shared/sample-key.ts'
 import type { AttemptRecord, RunRecord } from './read-run.ts'
 import { readRunChain } from './run-chain.ts'
 import { sealedButRemoved, verifyRunSeals, type SampleSeal } from './verify-seals.ts'
@@ -41,7 +42,7 @@ export async function selectAttempts(runDirs: readonly string[]): Promise<Select
     for (const sample of seals.samples) sealOf.set(sample.dir, sample)
     for (const attempt of [...run.attempts, ...sealedButRemoved(run, seals)]) {
       if (attempt.result?.status === 'pending') continue
-      const key = JSON.stringify([attempt.block, attempt.sampleId])
+      const key = sampleKey(attempt.block, attempt.sampleId)
       byKey.set(key, [...(byKey.get(key) ?? []), attempt])
     }
   }

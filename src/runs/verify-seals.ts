@@ -141,6 +141,7 @@ export function sealedButRemoved(run: RunRecord, seals: RunSeals): AttemptRecord
   }))
 }
 
+/** Key of a sample folder (block, slug), not of a sample (`sampleKey`): what a seal covers is the folder. */
 function folderKey(block: string, slug: string): string {
   return JSON.stringify([block, slug])
 }

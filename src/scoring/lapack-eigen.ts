@@ -8,7 +8,7 @@
 // expression evaluated in the Fortran source order and the BLAS calls in the arithmetic of OpenBLAS's kernels
 // (measured against the library: dsymv and ddot sum plainly, daxpy/dsyr2/dger update plainly, dnrm2 of one
 // element is |x|, dgemv-T of two rows is fma(a₀, x₀, a₁·x₁)). Checked against the library on hundreds of matrices
-// in test/unit/scoring/lapack-eigen.test.ts (fixture from scripts/oracle/pca_oracle.py).
+// in test/unit/scoring/reference-numerics.test.ts (fixture from scripts/oracle/pca_oracle.py).
 //
 // Storage follows LAPACK: column-major, 1-based helpers (`at(i, j)`) so each line can be read against the
 // algorithm's description. Matrices whose norm would make dsyevd rescale (outside ≈1e-146…1e146) are outside

@@ -78,15 +78,6 @@ export function determinantMat3(a: ArrayLike<number>): number {
   )
 }
 
-/** out = m · v for a 3-vector v (offset into flat arrays). `out` may alias `v`. */
-export function transformVec3(out: Float64Array, outOffset: number, m: ArrayLike<number>, v: ArrayLike<number>, vOffset: number): Float64Array {
-  const x = v[vOffset]!, y = v[vOffset + 1]!, z = v[vOffset + 2]!
-  out[outOffset] = m[0]! * x + m[1]! * y + m[2]! * z
-  out[outOffset + 1] = m[3]! * x + m[4]! * y + m[5]! * z
-  out[outOffset + 2] = m[6]! * x + m[7]! * y + m[8]! * z
-  return out
-}
-
 /** Nested row-major arrays (JSON form) of a flat row-major 3×3 matrix. */
 export function mat3ToRows(m: ArrayLike<number>): number[][] {
   return [

@@ -1,4 +1,5 @@
 // SCD, PA and SR from matched part Chamfers (scoring.md §8.1) and per-part records (§7.4–7.5); no geometry.
+import { compareCodePoints } from '../shared/code-points.ts'
 import { ScoringError } from './errors.ts'
 import { matchGroup } from './matching.ts'
 
@@ -66,7 +67,7 @@ export function scoreParts(
     })
   }
   const metrics = metricsFromErrors(parts.map(p => p.chamfer), shapeChamfer)
-  // Code-point order (scoring.md §12.1), never localeCompare.
-  parts.sort((a, b) => (a.part_id < b.part_id ? -1 : a.part_id > b.part_id ? 1 : 0))
+  // Code-point order (scoring.md §7 step 5, §12.1), as evaluation.json's part_ids are checked; `<` compares UTF-16 units.
+  parts.sort((a, b) => compareCodePoints(a.part_id, b.part_id))
   return { ...metrics, parts }
 }

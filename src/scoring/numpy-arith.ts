@@ -1,6 +1,7 @@
 // The small linear-algebra steps of the reference PCA frame in the exact arithmetic numpy 1.24.4 performs them
 // (its wheel's OpenBLAS 0.3.21 on x86-64 with FMA), so that pca.ts reproduces the reference's last bits.
-// Each rule was measured against that numpy (scripts/oracle/pca_oracle.py, test/unit/scoring/pca-oracle.test.ts):
+// Each rule was measured against that numpy (scripts/oracle/pca_oracle.py; checked in
+// test/unit/scoring/reference-numerics.test.ts):
 //   - `X.mean(axis=0)`: rows added in order, then divided by n;
 //   - `X.T @ X`: numpy hands it to dsyrk, whose kernel accumulates each entry as an FMA chain over the points,
 //     in K-blocks of at most 384 (a remainder between 384 and 768 is halved, rounded up) added together;

@@ -2,7 +2,7 @@
 import { alignmentRecord, alignmentStarts, applyTransform, pickWinner, runStarts, type AlignmentRecord } from './align.ts'
 import type { StartResult } from './icp.ts'
 import { scoreParts, type PartRecord } from './metrics.ts'
-import { prepareSample, type PrepareOptions, type PreparedSample, type SampleInput } from './sample.ts'
+import { prepareSample, type PrepareOptions, type PreparedSample, type SampleInput } from './prepare-sample.ts'
 import type { AlignmentStart } from './starts.ts'
 
 /** The official score fields of a scored row (§9.2), JSON-ready. */

@@ -1,5 +1,6 @@
 // Official aggregation of per-sample rows into summary.json (scoring.md §10) plus Wilson intervals; no I/O, no scoring.
 import { compareCodePoints } from '../shared/code-points.ts'
+import { sampleKey } from '../shared/sample-key.ts'
 import { ScoringError } from './errors.ts'
 
 /** The fields of a metrics row that aggregation reads (§9.2); other fields are ignored. */
@@ -93,7 +94,7 @@ export function summarize(rows: readonly SummaryRow[], benchmark: BenchmarkLayou
     if (samples === undefined || !samples.has(row.sample_id)) {
       throw new ScoringError('SCORING_BAD_INPUT', `row ${row.block}/${row.sample_id}: the package declares no such block or sample; score rows against the package they came from`)
     }
-    const key = JSON.stringify([row.block, row.sample_id])
+    const key = sampleKey(row.block, row.sample_id)
     if (seen.has(key)) throw new ScoringError('SCORING_BAD_INPUT', `row ${row.block}/${row.sample_id}: appears twice; select one attempt per sample`)
     seen.add(key)
     const list = byBlock.get(row.block) ?? []

@@ -9,8 +9,8 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary)
 }
 
-/** The bytes of base64 `text`. */
-export function base64ToBytes(text: string): Uint8Array {
+/** The bytes of base64 `text`, in a buffer of their own (so they can be handed to `WebAssembly.Module`). */
+export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text)
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)

@@ -27,7 +27,11 @@ export const CHROMIUM_GPU_ARG_SETS: readonly (readonly string[])[] = [
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']
 
-/** `AWB_CHROMIUM` when set, else the first executable candidate; undefined when none is found. */
+/**
+ * `AWB_CHROMIUM` when set, else the first executable candidate; undefined when none is found. The one read of a user
+ * variable outside src/settings (which declares it): src/shared sits below src/settings, and src/headless, which
+ * starts Chromium for the CLI, the scorer and the report, cannot reach the run's settings either.
+ */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const fromEnv = env.AWB_CHROMIUM
   const candidates = fromEnv === undefined || fromEnv === '' ? CANDIDATES : [fromEnv]

@@ -1,5 +1,5 @@
 // Builds benchmark-like episodes (setup and active) and raw ZIP archives for tests; it asserts nothing itself.
-import JSZip from 'jszip'
+import { unzipSync } from 'fflate'
 import {
   benchmarkPartId,
   benchmarkStateSize,
@@ -206,12 +206,9 @@ export async function archiveOf(episode: Episode): Promise<Uint8Array> {
   return zipStored(await serializeEpisodeMembers(episode))
 }
 
-/** The members of an archive, by name (JSZip; duplicates collapse). */
+/** The members of an archive, by name, in directory order (fflate; duplicates collapse). */
 export async function unzipMembers(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
-  const zip = await JSZip.loadAsync(bytes)
-  const members = new Map<string, Uint8Array>()
-  for (const [name, entry] of Object.entries(zip.files)) members.set(name, await entry.async('uint8array'))
-  return members
+  return new Map(Object.entries(unzipSync(bytes)))
 }
 
 /** Recomputes manifest.json `hashes` for the current members (so a test breaks exactly one rule). */
@@ -233,7 +230,7 @@ export function patchManifest(members: Map<string, Uint8Array>, edit: (manifest:
 
 /**
  * A stored (uncompressed) ZIP of `entries` in the given order, names written verbatim: duplicates,
- * absolute and `..` names are kept, which JSZip cannot produce.
+ * absolute and `..` names are kept (fflate's `zipSync` takes names as object keys, so it cannot write duplicates).
  */
 export function zipStored(entries: Iterable<[string, Uint8Array]>): Uint8Array {
   const encoder = new TextEncoder()

@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { alignmentStarts, planSample, quaternionToMatrix, runStarts, scoreSample, type SampleInput } from '../../src/scoring/index.ts'
 import { ScoringPool } from '../../src/scoring/workers/index.ts'
-import {
-  openPageDevice, decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice, type PageNearestDevice,
-} from '../../src/scoring/gpu/index.ts'
+import { decideBackend, selfTestDevice, emptyLockstepStats, runStartsLockstep, scoreSamplesOnDevice } from '../../src/scoring/gpu/index.ts'
+import { openPageDevice, type PageNearestDevice } from '../../src/headless/index.ts'
 import { createScorer, GPU_SAMPLES_AT_ONCE } from '../../src/evaluate/index.ts'
 import type { AlignmentStart } from '../../src/scoring/index.ts'
 import { floatBits } from '../helpers/float-bits.ts'
@@ -123,7 +122,7 @@ describe('gpu backend on the software renderer (real gpu.js page)', () => {
 describe('backend choice', () => {
   it('auto refuses a software GPU even on a machine with a GPU device node, and says why', async () => {
     const pool = new ScoringPool({ workers: 0 })
-    const { decision, device: chosen } = await decideBackend({ choice: 'auto', hasGpuDeviceNode: () => true, cpuScore: input => pool.scoreSample(input) })
+    const { decision, device: chosen } = await decideBackend({ choice: 'auto', hasGpuDeviceNode: () => true, cpuScore: input => pool.scoreSample(input), openDevice: extraArgs => openPageDevice({ extraArgs }) })
     await pool.close()
     expect(chosen).toBeUndefined()
     expect(decision).toMatchObject({ backend: 'cpu', rendererKind: 'software', calibration: null })
@@ -167,8 +166,8 @@ describe('backend choice', () => {
   })
 
   it('a bad AWB_SCORING_BACKEND is a clear error', async () => {
-    const { scoringBackendFromEnv } = await import('../../src/scoring/gpu/index.ts')
-    expect(() => scoringBackendFromEnv({ AWB_SCORING_BACKEND: 'cuda' })).toThrow(/AWB_SCORING_BACKEND="cuda": expected one of auto, cpu, gpu/)
-    expect(scoringBackendFromEnv({})).toBe('auto')
+    const { settingFromEnv } = await import('../../src/settings/index.ts')
+    expect(() => settingFromEnv('AWB_SCORING_BACKEND', { AWB_SCORING_BACKEND: 'cuda' })).toThrow(/AWB_SCORING_BACKEND="cuda": expected one of auto, cpu, gpu/)
+    expect(settingFromEnv('AWB_SCORING_BACKEND', {})).toBeUndefined()
   })
 })

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import type { CliAgentKind } from './run-cli-agent.ts'
+import type { CliAgentKind } from './cli-agent-kind.ts'
 
 export interface CliSandboxAccess {
   /** Variable names passed beyond the default allow-list. */

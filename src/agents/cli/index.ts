@@ -13,9 +13,10 @@ export {
   agentEnvironment, KILL_GRACE_MS, runAgentProcess, STDERR_TAIL_BYTES, STDOUT_LINE_LIMIT_BYTES,
   type AgentProcessOptions, type AgentProcessResult,
 } from './agent-process.ts'
+export { CLI_AGENT_KINDS, type CliAgentKind } from './cli-agent-kind.ts'
 export {
-  CLI_AGENT_KINDS, runCliAgent, summarizeFailure,
-  type CliAgentKind, type CliAgentRun, type CliExecution, type McpActivity, type RunCliAgentOptions,
+  runCliAgent, summarizeFailure,
+  type CliAgentRun, type CliExecution, type McpActivity, type RunCliAgentOptions,
 } from './run-cli-agent.ts'
 export { runCliAgentOnRelay, type CliAgentSampleRun, type RunCliAgentOnRelayOptions } from './run-on-relay.ts'
 export { checkCliMcpHandshake, HANDSHAKE_TIMEOUT_MS, type HandshakeOptions, type HandshakeResult } from './mcp-handshake.ts'

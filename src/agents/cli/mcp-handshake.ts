@@ -8,7 +8,8 @@ import type { SandboxSettings } from '../sandbox/index.ts'
 import { BENCHMARK_TOOL_NAMES, createMcpSurface, startMcpHttpServer, type ToolRelay } from '../../mcp/index.ts'
 import { startHandshakeModelStub } from './handshake-model-stub.ts'
 import { MCP_SERVER_NAME } from './invocation.ts'
-import { type CliAgentKind, runCliAgent } from './run-cli-agent.ts'
+import type { CliAgentKind } from './cli-agent-kind.ts'
+import { runCliAgent } from './run-cli-agent.ts'
 
 /** One CLI start with its MCP connection on a slow machine, in milliseconds. */
 export const HANDSHAKE_TIMEOUT_MS = 90_000

@@ -9,6 +9,7 @@ import { allowListedEnvironment, DEFAULT_SANDBOX, type SandboxSettings } from '.
 import { agentEnvironment, type AgentProcessResult, runAgentProcess } from './agent-process.ts'
 import { cliLaunch } from './cli-sandbox.ts'
 import { cliSandboxAccess } from './credentials.ts'
+import type { CliAgentKind } from './cli-agent-kind.ts'
 import { buildClaudeInvocation, firstUserContent } from './claude-command.ts'
 import { readClaudeEvent } from './claude-events.ts'
 import { buildCodexInvocation } from './codex-command.ts'
@@ -17,9 +18,6 @@ import { type CliInvocation, MCP_SERVER_NAME, type McpStdioServer, type Workspac
 import { isQuotaExhausted } from './quota.ts'
 import { copyPages } from './workspace-pages.ts'
 import { type CliStreamState, emptyStreamState } from './stream-state.ts'
-
-export const CLI_AGENT_KINDS = ['codex', 'claude'] as const
-export type CliAgentKind = (typeof CLI_AGENT_KINDS)[number]
 
 export interface RunCliAgentOptions {
   kind: CliAgentKind

@@ -1,6 +1,6 @@
 // The agent CLI versions the project's tests run (the one definition: the test installer takes its versions from
 // here, `awb doctor` compares the installed CLI against it), and the `--version` parsing that comparison needs; pure.
-import type { CliAgentKind } from './run-cli-agent.ts'
+import type { CliAgentKind } from './cli-agent-kind.ts'
 
 /** One agent CLI as users install it: its npm package, the binary it puts on PATH, the versions the tests run. */
 export interface TestedCli {

@@ -2,7 +2,7 @@
 // bubblewrap launch of an agent process and the start-up probe. Used by the CLI and external agents and awb doctor.
 export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './errors.ts'
 export {
-  DEFAULT_BWRAP, DEFAULT_SANDBOX, ENV_NAME_PATTERN, runsUnsandboxed, SANDBOX_MODES, SANDBOXED_AGENTS, sandboxSettingsFromEnv,
+  DEFAULT_BWRAP, DEFAULT_SANDBOX, ENV_NAME_PATTERN, runsUnsandboxed, SANDBOX_MODES, SANDBOXED_AGENTS,
   type SandboxMode, type SandboxSettings,
 } from './settings.ts'
 export { allowListedEnvironment, CERTIFICATE_VARIABLES, DEFAULT_AGENT_PREFIXES, DEFAULT_AGENT_VARIABLES, type EnvironmentAllowList } from './environment.ts'

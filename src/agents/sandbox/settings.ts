@@ -1,7 +1,5 @@
 // What a run decides about containing its agent processes (AWB_SANDBOX, AWB_BWRAP, the agent spec's `env` list),
-// as one value resolved at start; no I/O.
-import { SandboxError } from './errors.ts'
-
+// as one value resolved at start by src/settings; no I/O, no parsing.
 export interface SandboxSettings {
   /** False only with AWB_SANDBOX=off: agent processes then run as host processes and the run is unsandboxed. */
   enabled: boolean
@@ -38,17 +36,4 @@ export const SANDBOXED_AGENTS = ['codex', 'claude', 'external'] as const
  */
 export function runsUnsandboxed(agent: string, settings: SandboxSettings): boolean {
   return !settings.enabled && (SANDBOXED_AGENTS as readonly string[]).includes(agent)
-}
-
-/**
- * The settings of AWB_SANDBOX and AWB_BWRAP outside a Vitest run (`awb doctor`): no paths to hide beyond the bundled
- * fixtures, no extra variables. A value other than `on`/`off` is an error, as in the plugin's options.
- */
-export function sandboxSettingsFromEnv(env: NodeJS.ProcessEnv): SandboxSettings {
-  const mode = env.AWB_SANDBOX === undefined || env.AWB_SANDBOX === '' ? 'on' : env.AWB_SANDBOX
-  if (!(SANDBOX_MODES as readonly string[]).includes(mode)) {
-    throw new SandboxError('SANDBOX_SETTING', `AWB_SANDBOX must be on or off, got "${mode}"`)
-  }
-  const bwrap = env.AWB_BWRAP === undefined || env.AWB_BWRAP === '' ? DEFAULT_BWRAP : env.AWB_BWRAP
-  return { ...DEFAULT_SANDBOX, enabled: mode === 'on', bwrap }
 }

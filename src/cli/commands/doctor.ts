@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import * as z from 'zod'
 import type { ToolRelay } from '../../mcp/index.ts'
-import { parseFlags } from '../flags.ts'
+import { readVariable } from '../../settings/variables/index.ts'
+import { parseFlags, scoringBackend } from '../flags.ts'
 
 /** `engineBuild` of environment.md §1: SHA-256 of `mujoco.wasm` in `@mujoco/mujoco` 3.12.0. */
 export const MUJOCO_ENGINE_BUILD = '70f991e34b22674611d0cba181a9afb7b66914557c0817d5b5b0f7de10e6d548'
@@ -100,7 +101,8 @@ async function checkChromium(env: NodeJS.ProcessEnv): Promise<{ check: DoctorChe
   const { findChromium } = await import('../../shared/chromium.ts')
   const path = findChromium(env)
   if (path === undefined) {
-    const where = env.AWB_CHROMIUM === undefined || env.AWB_CHROMIUM === '' ? 'no Chromium at /usr/bin/chromium, chromium-browser, google-chrome(-stable)' : `AWB_CHROMIUM=${env.AWB_CHROMIUM} is not an executable`
+    const configured = readVariable(env, 'AWB_CHROMIUM')
+    const where = configured === undefined ? 'no Chromium at /usr/bin/chromium, chromium-browser, google-chrome(-stable)' : `AWB_CHROMIUM=${configured} is not an executable`
     return { check: { status: 'failed', essential: true, detail: `${where}; install Chromium or set AWB_CHROMIUM to its path` }, path: undefined }
   }
   const version = await probeVersion(path, env)
@@ -189,7 +191,7 @@ export async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJ
       // The binary existing proves little: the handshake shows whether its model would see the benchmark tools.
       try {
         const { checkCliMcpHandshake } = await import('../../agents/cli/index.ts')
-        const { sandboxSettingsFromEnv } = await import('../../agents/sandbox/index.ts')
+        const { sandboxSettingsFromEnv } = await import('../../settings/index.ts')
         const handshake = await checkCliMcpHandshake({ kind: cli, env, relay: handshakeRelay(), sandbox: sandboxSettingsFromEnv(env) })
         return { status: handshake.isOk ? 'ok' : 'failed', essential: false, detail: `${head}; ${handshake.detail}${tail}`, data: { ...data, tools: handshake.tools } }
       } catch (error) {
@@ -213,7 +215,8 @@ export async function checkAgentCli(cli: (typeof AGENT_CLIS)[number], env: NodeJ
  */
 export async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   try {
-    const { probeSandbox, sandboxSettingsFromEnv, sandboxUnavailableMessage } = await import('../../agents/sandbox/index.ts')
+    const { probeSandbox, sandboxUnavailableMessage } = await import('../../agents/sandbox/index.ts')
+    const { sandboxSettingsFromEnv } = await import('../../settings/index.ts')
     const settings = sandboxSettingsFromEnv(env)
     if (!settings.enabled) return { status: 'skipped', essential: false, detail: 'AWB_SANDBOX=off: external programs and agent CLIs run as host processes, and runs are recorded as unsandboxed', data: { enabled: false } }
     const probe = await probeSandbox(settings.bwrap)
@@ -242,19 +245,17 @@ function handshakeRelay(): ToolRelay {
  */
 async function checkScoring(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   try {
-    const { decideBackend, scoringBackendFromEnv } = await import('../../scoring/gpu/index.ts')
-    const { ScoringPool } = await import('../../scoring/workers/index.ts')
-    const { SCORING_BACKENDS } = await import('../../evaluate/index.ts')
-    const choice = scoringBackendFromEnv(env)
-    const pool = new ScoringPool()
+    const { createScorer, SCORING_BACKENDS } = await import('../../evaluate/index.ts')
+    const choice = scoringBackend(undefined, env)
+    // The scorer a run would make, asked for its choice only: it scores nothing.
+    const scorer = createScorer({ backend: choice })
     try {
-      const { decision, device } = await decideBackend({ choice, cpuScore: input => pool.scoreSample(input) })
-      await device?.close()
+      const decision = await scorer.chooseBackend()
       const backend = decision.backend === 'gpu' ? 'gpu-gpujs' : SCORING_BACKENDS.cells
       const what = decision.backend === 'gpu' ? `GPU (gpu.js on ${decision.renderer ?? '?'}; every answer certified in float64)` : 'CPU KD-tree + Voronoi cells (WebAssembly ICP kernel)'
       return { status: 'ok', essential: false, detail: `${what}; --backend ${choice}: ${decision.reason}`, data: { ...decision, backend } }
     } finally {
-      await pool.close()
+      await scorer.close()
     }
   } catch (error) {
     return { status: 'failed', essential: false, detail: `the scoring backend could not be decided: ${describe(error)}` }

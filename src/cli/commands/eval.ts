@@ -35,7 +35,7 @@ export async function run(args: unknown[]): Promise<number> {
     },
     // The same rows as an Arrow IPC file, written with the others. They pass through JSON first, so both files hold
     // exactly the values metrics.jsonl does.
-    extraFiles: finished => ({ 'metrics.arrow': metricsArrow(finished.map(row => JSON.parse(JSON.stringify(row)) as MetricsRow)) }),
+    extraFiles: async finished => ({ 'metrics.arrow': await metricsArrow(finished.map(row => JSON.parse(JSON.stringify(row)) as MetricsRow)) }),
   }).finally(() => scorer.close())
   const scored = rows.filter(row => row.status === 'scored').length
   process.stderr.write(`wrote ${outputDir}/metrics.jsonl, metrics.arrow, summary.json and ${EVALUATION_RECORD} (${scored}/${rows.length} scored, ${summary.status}; scoring backend ${scorer.backend}: ${scorer.decision?.reason ?? 'no sample reached scoring'})\n`)

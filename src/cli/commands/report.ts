@@ -5,12 +5,10 @@ import * as z from 'zod'
 import { createScorer } from '../../evaluate/index.ts'
 import { buildReport } from '../../report/html/index.ts'
 import { checkBaselineGate, formatComparisonMarkdown } from '../../report/paired/index.ts'
-import { formatGateTable, formatGateVerdict } from '../../report/index.ts'
+import { BaselineGateSchema, formatGateTable, formatGateVerdict } from '../../report/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
-import { parseFlags, WorkersFlagSchema } from '../flags.ts'
+import { parseFlags, scoringBackend, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
-
-const BaselineGateSchema = z.strictObject({ SR: z.number().max(0).optional(), PA: z.number().max(0).optional(), SCD: z.number().min(0).optional() })
 
 const ReportFlagsSchema = z.looseObject({
   baseline: z.string().optional(),
@@ -27,7 +25,8 @@ export async function run(args: unknown[]): Promise<number> {
   if (runDir === undefined) throw new UsageError('report needs a run directory: awb report runs/<run-id> [--baseline runs/<other>]')
   const gate = parseGate(flags.gates)
   if (gate !== undefined && flags.baseline === undefined) throw new UsageError('report: --gates with vs_baseline needs --baseline <run-dir>')
-  const scorer = createScorer(flags.workers === undefined ? {} : { workers: flags.workers })
+  // No --backend here: AWB_SCORING_BACKEND (else auto) picks the backend of the curves this report scores.
+  const scorer = createScorer({ ...(flags.workers === undefined ? {} : { workers: flags.workers }), backend: scoringBackend(undefined) })
   const built = await buildReport({
     runDir,
     outDir: flags.out,

@@ -3,6 +3,8 @@
 // bundled awb-mini).
 import { stat } from 'node:fs/promises'
 import * as z from 'zod'
+import { isNotFoundError } from '../../shared/fs-errors.ts'
+import { readVariable } from '../../settings/variables/index.ts'
 import { BUNDLED_BENCHMARK } from '../../shared/package-root.ts'
 import { UsageError } from '../usage-error.ts'
 
@@ -35,15 +37,15 @@ export async function run(args: unknown[]): Promise<number> {
 }
 
 function defaultPackageDir(): string {
-  const fromEnv = process.env.AWB_BENCHMARK
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : BUNDLED_BENCHMARK
+  return readVariable(process.env, 'AWB_BENCHMARK') ?? BUNDLED_BENCHMARK
 }
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory()
-  } catch {
-    // A path that cannot be stat'ed is reported as not found, a usage error.
-    return false
+  } catch (error) {
+    // A path that does not exist is reported as not found, a usage error; one we may not read is not "not found".
+    if (isNotFoundError(error)) return false
+    throw new UsageError(`validate: cannot read the package directory ${path} (${error instanceof Error ? error.message : String(error)}); check its permissions and those of the folders above it`)
   }
 }

@@ -6,7 +6,7 @@ import { findSample, openPackage, type BenchmarkPackage } from '../../package/in
 import { readRun, selectAttempts } from '../../runs/index.ts'
 import { EvaluateError } from '../errors.ts'
 import { describeError } from '../rows/index.ts'
-import type { SampleScorer } from '../scorer/sample-scorer.ts'
+import type { SampleScorer } from '../scorer/create-scorer.ts'
 import { scoreSampleCurve, type SampleCurve } from './sample-curve.ts'
 
 const FINAL_EPISODE = 'final.episode.zip'

@@ -1,9 +1,10 @@
 // Scores the world after every recorded call of one sample with the official scorer (the path of the final
 // score), reusing the ground truth, the compiled model and each distinct state's score; writes nothing.
 import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import { bytesToBase64 } from '../../shared/base64.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { describeError, scoredFields } from '../rows/index.ts'
-import type { SampleScorer } from '../scorer/sample-scorer.ts'
+import type { SampleScorer } from '../scorer/create-scorer.ts'
 import { scoringInput } from '../scorer/scoring-input.ts'
 import { curveFigures, type CurveFigures } from './curve-figures.ts'
 import { readStepScenes } from './step-scenes.ts'
@@ -165,5 +166,5 @@ function posesKey(poses: readonly BodyPose[]): string {
     bits.set(pose.rotation, 12 * i)
     bits.set(pose.position, 12 * i + 9)
   })
-  return Buffer.from(bits.buffer).toString('base64')
+  return bytesToBase64(new Uint8Array(bits.buffer))
 }

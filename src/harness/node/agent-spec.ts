@@ -6,7 +6,8 @@ import { isAgentModulePath, moduleLoadFailure } from '../../agents/index.ts'
 import { isApiAgentName, MODEL_PROVIDERS, parseApiAgentName } from '../../agents/api/index.ts'
 import { DEFAULT_SANDBOX, probeSandbox, SANDBOXED_AGENTS, sandboxUnavailableMessage, type SandboxSettings } from '../../agents/sandbox/index.ts'
 import type { PackageSample } from '../../package/index.ts'
-import type { AgentSpec } from '../protocol.ts'
+import { isNotFoundError } from '../../shared/fs-errors.ts'
+import type { AgentSpec } from '../sample-messages.ts'
 import type { AgentRealmBundler, RealmEntry } from './agent-bundle.ts'
 import type { GatedAgentKind } from './sample-gate.ts'
 
@@ -37,7 +38,8 @@ export async function agentFor(options: AgentOptions, sample: PackageSample): Pr
       let script: string
       try {
         script = await readFile(source, 'utf8')
-      } catch {
+      } catch (error) {
+        if (!isNotFoundError(error)) return { kind: 'unavailable', reason: `the replay agent's demonstration ${source} cannot be read (${error instanceof Error ? error.message : String(error)}); check its permissions` }
         return { kind: 'unavailable', reason: `the replay agent has no demonstration for ${sample.block}/${sample.id}: ${source} is missing (set AWB_DEMONSTRATIONS to the folder of <block>/<slug>.calls.jsonl scripts)` }
       }
       return inRealm(options, { kind: 'built-in' }, realm => ({ kind: 'replay', script, source, realm }))
@@ -47,7 +49,8 @@ export async function agentFor(options: AgentOptions, sample: PackageSample): Pr
         if (options.agentRealm === undefined) return { kind: 'unavailable', reason: `agent modules (${options.agent}) run only in a Vitest run` }
         try {
           await access(options.agent)
-        } catch {
+        } catch (error) {
+          if (!isNotFoundError(error)) return { kind: 'unavailable', reason: `the agent module ${options.agent} cannot be read (${error instanceof Error ? error.message : String(error)}); check its permissions` }
           return { kind: 'unavailable', reason: `the agent module ${options.agent} does not exist (the agent option names a module file relative to the project root)` }
         }
         const source = options.agent

@@ -11,6 +11,17 @@ export const MIN_HUNG_PAGE_GRACE_S = 10
 /** How often open samples are checked. */
 const CHECK_EVERY_MS = 5_000
 
+/** The run's settings of the watch (part of BenchmarkSessionOptions). */
+export interface HungPageSettings {
+  /**
+   * A block's page stopped responding past its sample's time limit: the caller closes that page, and its loss comes
+   * back through `BenchmarkSession.pageLost` with `reason`. Without it, nothing happens.
+   */
+  onPageHung?: (block: string, reason: string) => void
+  /** Silence and time past the limit after which a page counts as hung, in seconds; default HUNG_PAGE_GRACE_MS. */
+  hungPageGraceSeconds?: number | undefined
+}
+
 export interface HungPageWatchOptions {
   /** The agent's time limit, in ms (the page starts it when its agent starts). */
   timeLimitMs: number

@@ -2,7 +2,7 @@
 // recorded). Every output of a run — test verdicts, the table, metrics.jsonl, summaries, JUnit, gates — is built
 // from it; what a page reports about its own test is display only. No I/O here.
 import { sampleKey } from '../../package/index.ts'
-import type { SampleMeta } from '../protocol.ts'
+import type { SampleMeta } from '../sample-messages.ts'
 import type { RecordedPlan } from './lost-samples.ts'
 
 /** One sample as Node recorded it: its row, timings and failure; `recordedBy` when an earlier run of the chain did. */

@@ -1,6 +1,7 @@
-// The records of a sample that ended without a saved world (its page died, its test ended early, its block was
-// given up): its result.json and the plan that reports it when its block's file runs again. No I/O here.
-import type { SamplePlan } from '../protocol.ts'
+// The records of a sample whose page was lost (it died, its test ended early, its block was given up, the run
+// ended): its result.json and plan without a saved world, its finish report with one, and why it was lost. No I/O.
+import { baseFields } from '../../evaluate/index.ts'
+import type { FinishSampleRequest, SamplePlan } from '../sample-messages.ts'
 
 /** A sample this run has recorded, as a test reports it without running it again. */
 export type RecordedPlan = Extract<SamplePlan, { kind: 'recorded' }>
@@ -32,11 +33,38 @@ export function interruptedPlan(where: { block: string; sampleId: string; runDir
   const timedOut = status === 'timeout'
   return {
     kind: 'recorded',
-    row: { block: where.block, sample_id: where.sampleId, run: where.runDir, duration_seconds: null, usage: null, cost_usd: null, tool_calls: null, attempt_finished: true, status: 'error', error: `${timedOut ? 'SampleTimedOut' : 'SampleInterrupted'}: ${reason}`, SCD: null, PA: 0, SR: 0 },
+    row: { ...baseFields({ block: where.block, sampleId: where.sampleId, run: where.runDir }), status: 'error', error: `${timedOut ? 'SampleTimedOut' : 'SampleInterrupted'}: ${reason}`, SCD: null, PA: 0, SR: 0 },
     timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0, scoreMs: 0, scoreQueueMs: 0, scoreComputeMs: 0 },
     backend: 'none',
     runDir: where.runDir,
     sampleDir: where.sampleDir,
     failure: timedOut ? `the agent timed out: ${reason}` : `the sample was interrupted: ${reason}`,
   }
+}
+
+/** What a sample's finish reports; the page's own report, or what Node knows of a sample whose page was lost. */
+export type FinishReport = Omit<FinishSampleRequest, 'toolCalls' | 'durationSeconds'> & { toolCalls: number | null; durationSeconds: number | null }
+
+/**
+ * The finish report of a sample whose page was lost after its final episode was saved: execution `status` with the
+ * reason, the archive as saved, the agent's time from start to save; its tool calls and page timings are unknown.
+ */
+export function savedButLostReport(reason: string, status: LostStatus, saved: { at: number; sha256: string }, startedAt: string | undefined): FinishReport {
+  return {
+    execution: { status, final_answer: null, error: reason, usage: null, cost_usd: null, model: null },
+    archive: { status: 'saved', sha256: saved.sha256, calls: null, error: null },
+    agentOutcome: null,
+    toolCalls: null,
+    durationSeconds: startedAt === undefined ? null : Math.max(0, (saved.at - Date.parse(startedAt)) / 1000),
+    timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0 },
+    capture: null,
+  }
+}
+
+/** Why the samples still open when the run ends were lost, from the run's errors: a browser that died, or the end. */
+export function endedRunReason(errors: readonly string[]): string {
+  const isBrowserDead = errors.some(error => /Browser connection was closed|page (was )?closed|Target (page, context or browser )?(has been )?closed/i.test(error))
+  return isBrowserDead
+    ? 'a browser of the run closed while this sample ran (crashed or killed) and Vitest ended the run; continue with AWB_RESUME'
+    : 'the run ended before the sample finished; continue with AWB_RESUME'
 }

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path'
 import * as z from 'zod'
 import { describeIssues, parseMetricsRow } from '../../evaluate/index.ts'
 import { readRun, verifyRunSeals, type AttemptRecord, type RunRecord, type RunSeals } from '../../runs/index.ts'
-import { SampleTimingsSchema } from '../protocol.ts'
+import { SampleTimingsSchema } from '../sample-messages.ts'
 import type { LedgerEntry } from './ledger.ts'
 import { recordedFailure } from './run-plan.ts'
 

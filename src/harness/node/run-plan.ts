@@ -1,71 +1,70 @@
-// What a run does with each sample: run it, report the result an earlier run of the chain recorded (resume), or
-// skip it because the run stopped (runner.md §6 stop rules). No files written here; the session writes records.
+// What a run does with each of its samples, now: the run rules (run-rules.ts) applied to what this run recorded, its
+// stop state and the resumed chain, which is read here (the run to resume, its records, each reported row). No
+// files written here; the recorder writes records.
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { isQuotaExhausted } from '../../agents/cli/index.ts'
 import * as z from 'zod'
 import { attemptRow, describeIssues, parseMetricsRow, type SampleScorer } from '../../evaluate/index.ts'
-import { sampleKey, type BenchmarkPackage } from '../../package/index.ts'
-import { chainStatus, needsRun, RunError, type ChainSample } from '../../runs/index.ts'
-import { SampleTimingsSchema, type SamplePlan, type SampleTimings } from '../protocol.ts'
+import type { BenchmarkPackage } from '../../package/index.ts'
+import { chainStatus, RunError, type ChainSample } from '../../runs/index.ts'
+import { isNotFoundError } from '../../shared/fs-errors.ts'
+import { SampleTimingsSchema, type SamplePlan, type SampleTimings } from '../sample-messages.ts'
+import type { SampleLedger } from './ledger.ts'
+import { decideSample, resumedRecordOf, selectResumed, StopRules, type ResumeSelection } from './run-rules.ts'
 
-/** Consecutive infrastructure failures that stop dispatch (runner.md §6 rule 2). */
-export const MAX_CONSECUTIVE_INFRASTRUCTURE_FAILURES = 3
-
-export const STOP_REASONS = {
-  failures: 'Three consecutive infrastructure failures',
-  quota: 'Account quota exhausted',
-  interrupted: 'Interrupted (SIGINT)',
-} as const
-
-/** The end of one sample as the stop rules see it. */
-export interface SampleEnd {
-  execution: { status: string } & Record<string, unknown>
-  archive: { status: string }
+export interface RunPlanOptions {
+  /** Continue this run chain (a run directory, or `latest` in `runsRoot`); undefined: a new chain. */
+  resume?: string | undefined
+  runsRoot: string
+  /** With `resume`: failed samples run again too. */
+  retryFailed?: boolean | undefined
 }
 
-/**
- * The stop rules: an infrastructure failure is an execution that did not complete or an archive that was not
- * saved, except a timeout whose archive was saved; three in a row, or quota text anywhere in the execution record,
- * stop dispatch. Samples already running finish; the rest are skipped.
- */
-export class StopRules {
-  private consecutive = 0
-  private stopped: string | undefined
+/** The plan of one run: its stop rules, the resumed chain (read once, on first need) and each sample's plan. */
+export class RunPlan {
+  readonly stopRules = new StopRules()
+  private readonly pkg: BenchmarkPackage
+  private readonly options: RunPlanOptions
+  private readonly ledger: SampleLedger
+  /** Scores a recorded attempt whose result.json holds no row (records of earlier versions). */
+  private readonly scorer: () => SampleScorer
+  private resumePlan: Promise<ResumePlan | undefined> | undefined
 
-  /** Counts one finished sample; returns the stop reason when this sample stopped the run. */
-  record(end: SampleEnd): string | undefined {
-    if (this.stopped !== undefined) return undefined
-    if (isQuotaExhausted(JSON.stringify(end.execution))) return this.stop(STOP_REASONS.quota)
-    const isTimeoutWithArchive = end.execution.status === 'timeout' && end.archive.status === 'saved'
-    const isInfrastructureFailure = !isTimeoutWithArchive && (end.execution.status !== 'completed' || end.archive.status !== 'saved')
-    this.consecutive = isInfrastructureFailure ? this.consecutive + 1 : 0
-    if (this.consecutive >= MAX_CONSECUTIVE_INFRASTRUCTURE_FAILURES) return this.stop(STOP_REASONS.failures)
-    return undefined
+  constructor(pkg: BenchmarkPackage, options: RunPlanOptions, from: { ledger: SampleLedger; scorer: () => SampleScorer }) {
+    this.pkg = pkg
+    this.options = options
+    this.ledger = from.ledger
+    this.scorer = from.scorer
   }
 
-  /** Stops dispatch for `reason` (the first reason wins). */
-  stop(reason: string): string {
-    this.stopped ??= reason
-    return this.stopped
+  /** What the run does with `block / sampleId` now (`decideSample`; a resumed chain's record is read as its row). */
+  planOf(block: string, sampleId: string): Promise<SamplePlan> | SamplePlan {
+    const decision = decideSample({ isRecording: this.ledger.isPending(block, sampleId), recordedHere: this.ledger.entry(block, sampleId), stopReason: this.stopRules.reason })
+    // A sample being recorded now is waited for: its page may come back (a new page after a crash) meanwhile.
+    if (decision.kind === 'wait') return this.ledger.settled(block, sampleId).then(() => this.planOf(block, sampleId))
+    if (decision.kind !== 'chain') return decision
+    return this.resumed().then(async (plan) => {
+      const recorded = resumedRecordOf(plan, block, sampleId)
+      return recorded === undefined ? { kind: 'run' as const } : recordedPlan(recorded, this.pkg, this.scorer)
+    })
   }
 
-  get reason(): string | undefined {
-    return this.stopped
+  /** The run this one resumes (run.json `source_run`), or null. */
+  async sourceRun(): Promise<string | null> {
+    return (await this.resumed())?.sourceRun ?? null
+  }
+
+  private resumed(): Promise<ResumePlan | undefined> {
+    const resume = this.options.resume
+    this.resumePlan ??= resume === undefined ? Promise.resolve(undefined) : planResume({ resume, runsRoot: this.options.runsRoot, retryFailed: this.options.retryFailed === true, pkg: this.pkg })
+    return this.resumePlan
   }
 }
 
-/** Where a resume continues from, and the samples it reports instead of running. */
-export interface ResumePlan {
+/** Where a resume continues from, and the samples it reports instead of running (chosen by `selectResumed`). */
+export interface ResumePlan extends ResumeSelection {
   /** The run the new one resumes (its `source_run`). */
   sourceRun: string
-  /** Per `block\0sampleId`: the chain's newest record, when that sample needs no new attempt. */
-  recorded: Map<string, ChainSample>
-  /**
-   * Why each `damaged` sample runs again: its seal fails (a changed, planted or removed file…) or its archive
-   * changed; one line each, naming the run, the sample and the file. Empty when every record checks out.
-   */
-  damaged: string[]
 }
 
 /** `latest` or a run directory → the run directory (the newest in `runsRoot` for `latest`). */
@@ -74,7 +73,9 @@ export async function resolveResumeRun(resume: string, runsRoot: string): Promis
   let names: string[]
   try {
     names = (await readdir(runsRoot, { withFileTypes: true })).filter(entry => entry.isDirectory()).map(entry => entry.name)
-  } catch {
+  } catch (error) {
+    // No runs folder yet means nothing to resume (said below); one that cannot be listed is a real failure.
+    if (!isNotFoundError(error)) throw new RunError('RUN_NOT_FOUND', `AWB_RESUME=latest: cannot list ${runsRoot} (${error instanceof Error ? error.message : String(error)}); check its permissions`, { file: runsRoot, cause: error })
     names = []
   }
   // Run ids start with their UTC start time, so name order is start order.
@@ -95,17 +96,7 @@ export async function planResume(options: { resume: string; runsRoot: string; re
     const writer = (status.run.json as { process?: { pid?: number } }).process
     throw new RunError('RUN_STILL_RUNNING', `${status.run.dir} is still running (process ${writer?.pid ?? '?'}); resume it once it has stopped`, { file: status.run.dir })
   }
-  const known = new Set(options.pkg.blocks.flatMap(block => block.samples.map(sample => sampleKey(block.name, sample.id))))
-  const recorded = new Map<string, ChainSample>()
-  const damaged: string[] = []
-  for (const sample of status.samples) {
-    const id = sampleKey(sample.block, sample.sampleId)
-    if (!known.has(id)) throw new RunError('RUN_RECORD_INVALID', `${sample.attempt.dir} records ${sample.block} / ${sample.sampleId}, which is not in the package ${options.pkg.root}; resume with the package the run was made on`, { file: sample.attempt.dir })
-    // A damaged record (its seal fails) is never reported: the sample runs again.
-    if (sample.state === 'damaged') damaged.push(`${sample.damage ?? `${sample.block} / ${sample.sampleId} is damaged`}; it runs again`)
-    if (!needsRun(sample.state, options.retryFailed)) recorded.set(id, sample)
-  }
-  return { sourceRun: status.run.dir, recorded, damaged }
+  return { sourceRun: status.run.dir, ...selectResumed(status.samples, options.pkg, { retryFailed: options.retryFailed }) }
 }
 
 /**

@@ -10,8 +10,8 @@ import {
   EpisodeSessionCallSchema,
   EpisodeSessionOpenSchema,
   type EpisodeSessionOpened,
-} from '../episode-session-protocol.ts'
-import { base64ToBytes, bytesToBase64 } from '../protocol.ts'
+} from '../episode-session-messages.ts'
+import { base64ToBytes, bytesToBase64 } from '../headless-page-messages.ts'
 
 interface OpenEpisode {
   runtime: WorldRuntime

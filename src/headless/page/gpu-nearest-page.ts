@@ -2,11 +2,11 @@
 // lockstep scorer. Page code: no `node:` imports; no certification, no scoring, no ground truth (clouds and maps only).
 import { GPU, type IGPUKernelSettings, type IKernelRunShortcut } from 'gpu.js'
 import * as z from 'zod'
-import { base64ToBytes, bytesToBase64 } from '../protocol.ts'
+import { base64ToBytes, bytesToBase64 } from '../headless-page-messages.ts'
 import {
   GPU_NEAREST_GLOBAL, GpuNearestRequestSchema, GpuUploadRequestSchema,
   type GpuInfo, type GpuNearestPageApi, type GpuNearestRequest, type GpuNearestResponse, type GpuUploadRequest,
-} from '../gpu-nearest-protocol.ts'
+} from '../gpu-nearest-messages.ts'
 
 interface KernelThis { thread: { x: number; y: number } }
 

@@ -12,7 +12,7 @@ import {
   type HeadlessCallOutput,
   type HeadlessRunResponse,
   HeadlessRunRequestSchema,
-} from '../protocol.ts'
+} from '../headless-page-messages.ts'
 
 /**
  * Runs one request: agent calls whose tool is registered go through the registered WebMCP `execute`

@@ -4,8 +4,8 @@ import wasmUrl from '@mujoco/mujoco/mujoco.wasm?url'
 import * as z from 'zod'
 import { loadMujoco } from '../../world/index.ts'
 import { RenderError } from '../../render/index.ts'
-import { bytesToBase64 } from '../protocol.ts'
-import { REFERENCE_PAGE_GLOBAL, ReferencePageRequestSchema, type ReferencePageResponse } from '../reference-page-protocol.ts'
+import { bytesToBase64 } from '../headless-page-messages.ts'
+import { REFERENCE_PAGE_GLOBAL, ReferencePageRequestSchema, type ReferencePageResponse } from '../reference-page-messages.ts'
 import { createReferencePageDrawer, type ReferencePageDrawer } from './reference-page-drawer.ts'
 
 let drawer: Promise<ReferencePageDrawer> | undefined

@@ -1,28 +1,42 @@
 // Builds Arrow IPC files (apache-arrow) of the official rows and of score curves; pure: rows in, bytes out.
 // Column names keep the JSON field names; nested JSON becomes Arrow lists/structs, never JSON text, except
 // `usage`, whose keys differ per provider (kept as `usage_json`).
-import { Bool, Field, Float64, Int32, List, Struct, Table, Utf8, tableToIPC, vectorFromArray, type DataType } from 'apache-arrow'
+// apache-arrow is imported when a file is built, not when this module loads: the plugin and the reporter load this
+// folder on every run, most runs write no Arrow file before their end, and Arrow alone takes ~90 ms to load.
+import type { DataType } from 'apache-arrow'
 import type { CurveStep } from '../../evaluate/curves/index.ts'
 import type { MetricsRow, ScoredRow } from '../../evaluate/index.ts'
 
 /** One row of `steps.arrow`: a curve step (src/evaluate/curves) with the sample it belongs to. */
 export type StepsTableRow = { block: string; sample_id: string } & CurveStep
 
-const listOf = (type: DataType) => new List(new Field('item', type, true))
-const PART_TYPE = new Struct([
-  new Field('part_id', new Utf8(), false),
-  new Field('target_part_id', new Utf8(), false),
-  new Field('chamfer', new Float64(), false),
-  new Field('correct', new Bool(), false),
-])
-const CANDIDATE_TYPE = new Struct([
-  new Field('seed', new Utf8(), false),
-  new Field('chamfer', new Float64(), false),
-  new Field('iterations', new Int32(), false),
-  new Field('converged', new Bool(), false),
-  new Field('rotation', listOf(new Float64()), true),
-  new Field('translation', listOf(new Float64()), true),
-])
+type Arrow = typeof import('apache-arrow')
+
+/** The Arrow module and the nested column types, built once on first use. */
+let _arrow: Promise<{ arrow: Arrow; listOf: (type: DataType) => DataType; PART_TYPE: DataType; CANDIDATE_TYPE: DataType }> | undefined
+
+function loadArrow(): NonNullable<typeof _arrow> {
+  _arrow ??= import('apache-arrow').then(arrow => {
+    const { Bool, Field, Float64, Int32, List, Struct, Utf8 } = arrow
+    const listOf = (type: DataType) => new List(new Field('item', type, true))
+    const PART_TYPE = new Struct([
+      new Field('part_id', new Utf8(), false),
+      new Field('target_part_id', new Utf8(), false),
+      new Field('chamfer', new Float64(), false),
+      new Field('correct', new Bool(), false),
+    ])
+    const CANDIDATE_TYPE = new Struct([
+      new Field('seed', new Utf8(), false),
+      new Field('chamfer', new Float64(), false),
+      new Field('iterations', new Int32(), false),
+      new Field('converged', new Bool(), false),
+      new Field('rotation', listOf(new Float64()), true),
+      new Field('translation', listOf(new Float64()), true),
+    ])
+    return { arrow, listOf, PART_TYPE, CANDIDATE_TYPE }
+  })
+  return _arrow
+}
 
 /** Row-major 3×3 rows flattened to 9 numbers (`rotation[3 * i + j]` = row i, column j). */
 function flatRotation(rotation: readonly (readonly number[])[] | undefined): number[] | null {
@@ -34,7 +48,8 @@ function flatRotation(rotation: readonly (readonly number[])[] | undefined): num
  * `parts` (list of structs), `alignment_*` (the alignment record flattened; `alignment_rotation` is the
  * row-major 3×3 as 9 numbers), `alignment_candidates` (list of structs), `usage_json`.
  */
-export function metricsArrow(rows: readonly MetricsRow[]): Uint8Array {
+export async function metricsArrow(rows: readonly MetricsRow[]): Promise<Uint8Array> {
+  const { arrow: { Bool, Float64, Int32, Table, Utf8, tableToIPC, vectorFromArray }, listOf, PART_TYPE, CANDIDATE_TYPE } = await loadArrow()
   // `s` is the row when scored (score fields present), undefined for an error row.
   const column = <T>(pick: (row: MetricsRow, s: ScoredRow | undefined) => T, type: DataType) => vectorFromArray(rows.map(row => pick(row, row.status === 'scored' ? row : undefined)), type)
   const table = new Table({
@@ -75,7 +90,8 @@ export function metricsArrow(rows: readonly MetricsRow[]): Uint8Array {
 }
 
 /** `steps.arrow`: one row per curve step of every sample, in sample then call order. */
-export function stepsArrow(steps: readonly StepsTableRow[]): Uint8Array {
+export async function stepsArrow(steps: readonly StepsTableRow[]): Promise<Uint8Array> {
+  const { arrow: { Float64, Int32, Table, Utf8, tableToIPC, vectorFromArray } } = await loadArrow()
   const column = <T>(pick: (row: StepsTableRow) => T, type: DataType) => vectorFromArray(steps.map(pick), type)
   const table = new Table({
     block: column(s => s.block, new Utf8()),

@@ -33,7 +33,7 @@ export async function readMetricsRows(dir: string): Promise<MetricsRow[] | undef
 /** Writes `metrics.arrow` next to `metrics.jsonl` (same rows, same order); returns its path. */
 export async function writeMetricsArrow(dir: string, rows: readonly MetricsRow[]): Promise<string> {
   const path = join(dir, 'metrics.arrow')
-  await writeFileAtomic(path, metricsArrow(rows))
+  await writeFileAtomic(path, await metricsArrow(rows))
   return path
 }
 
@@ -43,6 +43,6 @@ export async function writeCurves(dir: string, curves: RunCurves): Promise<strin
   const arrow = join(dir, 'steps.arrow')
   await writeFileAtomic(json, `${JSON.stringify(curves, null, 1)}\n`)
   const steps = curves.samples.flatMap(sample => (isFailedCurve(sample) ? [] : sample.steps.map(step => ({ block: sample.block, sample_id: sample.sample_id, ...step }))))
-  await writeFileAtomic(arrow, stepsArrow(steps))
+  await writeFileAtomic(arrow, await stepsArrow(steps))
   return [json, arrow]
 }

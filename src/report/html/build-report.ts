@@ -4,12 +4,14 @@
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { decodeEpisode, type Episode } from '../../episode/index.ts'
-import { benchmarkLayout, type MetricsRow, type SampleScorer } from '../../evaluate/index.ts'
+import { benchmarkLayout, OUTPUT_PROTOCOL, type MetricsRow, type SampleScorer } from '../../evaluate/index.ts'
 import { computeRunCurves, isFailedCurve, recordedPackageDir, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
 import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
 import { readRun, selectAttempts, type SelectedAttempt } from '../../runs/index.ts'
 import { summarize } from '../../scoring/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { systemErrorCode } from '../../shared/fs-errors.ts'
+import { sampleKey } from '../../shared/sample-key.ts'
 import { readMetricsRows, writeCurves } from '../columnar/index.ts'
 import { ReportError } from '../errors.ts'
 import { comparePaired, type PairedComparison } from '../paired/index.ts'
@@ -63,15 +65,15 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const comparison = baselineRows === null ? null : comparePaired(rows, baselineRows)
   const out = resolve(options.outDir ?? join(run.dir, 'report'))
   await prepareOutDir(out)
-  const selected = new Map((await selectAttempts([run.dir])).map(one => [`${one.block}/${one.sampleId}`, one]))
+  const selected = new Map((await selectAttempts([run.dir])).map(one => [sampleKey(one.block, one.sampleId), one]))
   // A flagged attempt's files are not shown: its replay and capture would present what was planted as the run's.
   const attempts = new Map([...selected].map(([key, one]) => [key, one.seal?.flagged === true ? undefined : one.attempt?.dir]))
   const captures = options.captures === false ? new Map<string, Uint8Array>() : await finalCaptures(rows, attempts, log)
   const samples: ReportSample[] = []
   for (const row of rows) {
-    const key = `${row.block}/${row.sample_id}`
+    const key = sampleKey(row.block, row.sample_id)
     const one = selected.get(key)
-    const sample = await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(key))
+    const sample = await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(reportKey(row)))
     samples.push({ ...sample, seal: one?.seal?.verdict ?? null, integrity: recordsProblem(row, one) })
   }
   const records = recordsCheck(samples, [...selected.values()])
@@ -87,7 +89,7 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const layout = benchmarkLayout(pkg)
   const html = renderReportPage({
     data,
-    summary: summarize(rows, layout, { protocol: rows.find(row => row.status === 'scored')?.protocol_version ?? 'assembly-evaluation-v1' }),
+    summary: summarize(rows, layout, { protocol: rows.find(row => row.status === 'scored')?.protocol_version ?? OUTPUT_PROTOCOL }),
     layout,
     baselineName: options.baselineDir === undefined ? null : basename(resolve(options.baselineDir)),
     script: await bundleReportApp(),
@@ -112,10 +114,10 @@ function recordsProblem(row: MetricsRow, selected: SelectedAttempt | undefined):
 
 /** Counts of the records check and every flagged line, also for recorded attempts that have no row. */
 function recordsCheck(samples: readonly ReportSample[], selected: readonly SelectedAttempt[]): ReportRecords {
-  const withRow = new Set(samples.map(sample => sample.key))
+  const withRow = new Set(samples.map(sample => sampleKey(sample.block, sample.sample_id)))
   const flagged = [
     ...samples.flatMap(sample => (sample.integrity == null ? [] : [sample.integrity])),
-    ...selected.filter(one => !withRow.has(`${one.block}/${one.sampleId}`) && one.seal?.flagged === true).map(one => `${one.seal!.message ?? one.sampleId} (and metrics.jsonl has no row for it)`),
+    ...selected.filter(one => !withRow.has(sampleKey(one.block, one.sampleId)) && one.seal?.flagged === true).map(one => `${one.seal!.message ?? one.sampleId} (and metrics.jsonl has no row for it)`),
   ]
   return {
     sealed: selected.filter(one => one.seal?.verdict === 'ok').length,
@@ -127,8 +129,8 @@ function recordsCheck(samples: readonly ReportSample[], selected: readonly Selec
 /** Rendered final scenes of the samples with a saved export; a browser that will not start only costs the images. */
 async function finalCaptures(rows: readonly MetricsRow[], attempts: ReadonlyMap<string, string | undefined>, log: (line: string) => void): Promise<Map<string, Uint8Array>> {
   const targets = rows.flatMap((row) => {
-    const dir = attempts.get(`${row.block}/${row.sample_id}`)
-    return dir === undefined || row.episode_sha256 === undefined ? [] : [{ key: `${row.block}/${row.sample_id}`, episodePath: join(dir, 'final.episode.zip') }]
+    const dir = attempts.get(sampleKey(row.block, row.sample_id))
+    return dir === undefined || row.episode_sha256 === undefined ? [] : [{ key: reportKey(row), episodePath: join(dir, 'final.episode.zip') }]
   })
   try {
     return await renderFinalCaptures(targets, log)
@@ -136,6 +138,15 @@ async function finalCaptures(rows: readonly MetricsRow[], attempts: ReadonlyMap<
     log(`awb report: final captures skipped (headless Chromium did not start: ${error instanceof Error ? error.message : String(error)})`)
     return new Map()
   }
+}
+
+/**
+ * The report's name of a sample, `block/sample_id`: its row anchor in the page (and URL fragment), the key of its
+ * capture and the key the paired comparison gives it. Readable, so not `sampleKey`; unambiguous, as block names
+ * have no `/`.
+ */
+function reportKey(row: Pick<MetricsRow, 'block' | 'sample_id'>): string {
+  return `${row.block}/${row.sample_id}`
 }
 
 async function readBaselineRows(dir: string): Promise<MetricsRow[]> {
@@ -146,14 +157,18 @@ async function readBaselineRows(dir: string): Promise<MetricsRow[]> {
 
 /** A report folder is ours to replace only when it is empty or holds a previous report. */
 async function prepareOutDir(out: string): Promise<void> {
-  const previous = await readFile(join(out, REPORT_MARKER), 'utf8').catch(() => undefined)
+  const previous = await readFile(join(out, REPORT_MARKER), 'utf8').catch((error: unknown) => {
+    // No index.html: a new folder. Any other failure is not that, and replacing the folder would be a guess.
+    if (systemErrorCode(error) === 'ENOENT') return undefined
+    throw new ReportError('REPORT_INPUT_INVALID', `the output folder's ${REPORT_MARKER} cannot be read (${error instanceof Error ? error.message : String(error)}); check its permissions or choose another --out`, { file: out, cause: error })
+  })
   if (previous !== undefined && !previous.includes('id="awb-data"')) throw new ReportError('REPORT_INPUT_INVALID', 'the output folder holds an index.html that is not an AssemblyWorldBench report; choose another --out', { file: out })
   await rm(join(out, ASSETS), { recursive: true, force: true })
   await mkdir(join(out, ASSETS), { recursive: true })
 }
 
 async function reportSample(row: MetricsRow, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
-  const key = `${row.block}/${row.sample_id}`
+  const key = reportKey(row)
   const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
   // A curve of another export (the run was resumed or rescored since) would replay the wrong trajectory.
   const isStale = found !== undefined && !isFailedCurve(found) && row.episode_sha256 !== undefined && found.episode_sha256 !== row.episode_sha256

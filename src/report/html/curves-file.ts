@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as z from 'zod'
 import type { RunCurves } from '../../evaluate/curves/index.ts'
+import { isNotFoundError } from '../../shared/fs-errors.ts'
 import { ReportError } from '../errors.ts'
 
 const Nullable = <T extends z.ZodType>(schema: T) => schema.nullable()
@@ -40,8 +41,10 @@ export async function readCurvesFile(dir: string): Promise<RunCurves | undefined
   let text: string
   try {
     text = await readFile(path, 'utf8')
-  } catch {
-    return undefined
+  } catch (error) {
+    if (isNotFoundError(error)) return undefined
+    // Not absence: a curves.json we may not read would otherwise be recomputed, or the report written without it.
+    throw new ReportError('REPORT_INPUT_INVALID', `curves.json cannot be read (${error instanceof Error ? error.message : String(error)}); check its permissions, or remove it and run \`awb curves ${dir}\``, { file: path, cause: error })
   }
   const parsed = RunCurvesSchema.safeParse(JSON.parse(text))
   if (!parsed.success) throw new ReportError('REPORT_INPUT_INVALID', `${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'invalid'}; recompute it with \`awb curves ${dir}\``, { file: path })

@@ -1,16 +1,6 @@
 // The "vs_baseline" gate: fails a run that is significantly worse than its baseline by more than a margin; no I/O.
-import type { GateResult } from '../gates.ts'
+import type { BaselineGate, GateResult } from '../gate-schemas.ts'
 import { PAIRED_ALPHA, type PairedComparison } from './paired-comparison.ts'
-
-/**
- * Allowed change against the baseline, e.g. `{"SR": -0.05}`: SR and PA margins are drops (≤ 0), the SCD
- * margin is a rise (≥ 0, lower SCD is better).
- */
-export interface BaselineGate {
-  SR?: number | undefined
-  PA?: number | undefined
-  SCD?: number | undefined
-}
 
 /**
  * SR fails when the mean paired SR change is below the margin and the exact McNemar test is significant

@@ -5,12 +5,11 @@ import { createRequire } from 'node:module'
 import { CHROMIUM_GPU_ARG_SETS } from '../../shared/chromium.ts'
 import { ScoringError } from '../errors.ts'
 import type { SampleScore } from '../score-sample.ts'
-import type { SampleInput } from '../sample.ts'
+import type { SampleInput } from '../prepare-sample.ts'
 import { CALIBRATION_POINTS_PER_PART, calibrationSample } from './calibration.ts'
 import { classifyRenderer, type RendererKind, type ScoringBackendChoice } from './detect.ts'
 import type { NearestDevice } from './device.ts'
-import type { OpenPageDeviceOptions, PageNearestDevice } from './page-device.ts'
-import { scoreSamplesOnDevice } from './score-on-device.ts'
+import { scoreSamplesOnDevice } from './score-samples-on-device.ts'
 import { selfTestDevice } from './self-test.ts'
 
 /** Parts of the calibration sample (1000 points each): big enough to be representative, small enough for ~1 s on CPU. */
@@ -30,12 +29,18 @@ export interface BackendDecision {
   calibration: { cpuMs: number; gpuMs: number; isIdentical: boolean } | null
 }
 
+/** Opens a NearestDevice with these extra Chromium flags (none: the browser's default, SwiftShader without a GPU). */
+export type OpenNearestDevice = (extraArgs: readonly string[]) => Promise<NearestDevice>
+
 export interface DecideBackendOptions {
   choice: ScoringBackendChoice
   /** Scores on the CPU backend (the one the run would use), for the calibration. */
   cpuScore: (input: SampleInput) => Promise<SampleScore>
-  /** Opens the GPU page with extra Chromium flags; default PageNearestDevice.open. */
-  openDevice?: (extraArgs: readonly string[]) => Promise<NearestDevice>
+  /**
+   * Opens the GPU page with extra Chromium flags (the caller's: src/headless's openPageDevice). Injected, so this
+   * folder stays maths and never starts a browser itself. Not called for `cpu`.
+   */
+  openDevice: OpenNearestDevice
   /** Whether the machine exposes a GPU device node; default looks for /dev/nvidia* and /dev/dri/renderD*. */
   hasGpuDeviceNode?: () => boolean
   /** Whether gpu.js (an optional peer dependency) is installed; default resolves it from this package. */
@@ -75,19 +80,6 @@ export function hasGpuJs(): boolean {
   }
 }
 
-/**
- * Opens the GPU scoring page (PageNearestDevice.open). Loaded lazily, so importing this folder never loads Playwright
- * or Vite: only choosing the GPU does.
- */
-export async function openPageDevice(options: OpenPageDeviceOptions = {}): Promise<PageNearestDevice> {
-  const { PageNearestDevice: Device } = await import('./page-device.ts')
-  return Device.open(options)
-}
-
-function defaultOpenDevice(extraArgs: readonly string[]): Promise<NearestDevice> {
-  return openPageDevice({ extraArgs })
-}
-
 /** The decision for `--backend cpu`: nothing is probed. */
 export function cpuRequestedDecision(): BackendDecision {
   return { choice: 'cpu', backend: 'cpu', reason: 'requested (--backend cpu)', renderer: null, rendererKind: null, calibration: null }
@@ -101,7 +93,7 @@ export function cpuRequestedDecision(): BackendDecision {
  */
 export async function decideBackend(options: DecideBackendOptions): Promise<{ decision: BackendDecision; device: NearestDevice | undefined }> {
   const { choice } = options
-  const open = options.openDevice ?? defaultOpenDevice
+  const open = options.openDevice
   const base = { choice, renderer: null, rendererKind: null, calibration: null }
   if (choice === 'cpu') return { decision: cpuRequestedDecision(), device: undefined }
   const hasNode = (options.hasGpuDeviceNode ?? hasGpuDeviceNode)()

@@ -1,5 +1,5 @@
 // The seeded synthetic sample `auto` times both backends on (and the GPU check benchmarks); pure: no clock, no I/O.
-import type { SampleInput } from '../sample.ts'
+import type { SampleInput } from '../prepare-sample.ts'
 import { mulberry32 } from '../../shared/mulberry32.ts'
 
 /** Points per part of the calibration sample (evaluation.json parts have 1000). */

@@ -1,7 +1,6 @@
-// Decides whether a WebGL renderer is a hardware GPU, and parses the backend choice (flag / AWB_SCORING_BACKEND);
-// pure: no browser, no timing (backend.ts does those).
+// Decides whether a WebGL renderer is a hardware GPU, and declares the backend choices (src/settings parses the flag
+// and AWB_SCORING_BACKEND); pure: no browser, no timing (backend.ts does those).
 import * as z from 'zod'
-import { ScoringError } from '../errors.ts'
 
 /** `--backend` / AWB_SCORING_BACKEND values: `auto` picks the GPU only when it is hardware and measured faster. */
 export const SCORING_BACKEND_CHOICES = ['auto', 'cpu', 'gpu'] as const
@@ -10,18 +9,6 @@ export const ScoringBackendChoiceSchema = z.enum(SCORING_BACKEND_CHOICES)
 
 /** The default when neither the flag nor AWB_SCORING_BACKEND is set. */
 export const DEFAULT_SCORING_BACKEND: ScoringBackendChoice = 'auto'
-
-const ScoringBackendEnvSchema = z.object({ AWB_SCORING_BACKEND: z.union([ScoringBackendChoiceSchema, z.literal('')]).optional() })
-
-/** AWB_SCORING_BACKEND parsed (unset or empty: `auto`). Throws `SCORING_BAD_BACKEND` naming the accepted values. */
-export function scoringBackendFromEnv(env: Record<string, string | undefined>): ScoringBackendChoice {
-  const parsed = ScoringBackendEnvSchema.safeParse({ AWB_SCORING_BACKEND: env.AWB_SCORING_BACKEND })
-  if (!parsed.success) {
-    throw new ScoringError('SCORING_BAD_BACKEND', `AWB_SCORING_BACKEND=${JSON.stringify(env.AWB_SCORING_BACKEND)}: expected one of ${SCORING_BACKEND_CHOICES.join(', ')} (or unset for ${DEFAULT_SCORING_BACKEND})`)
-  }
-  const value = parsed.data.AWB_SCORING_BACKEND
-  return value === undefined || value === '' ? DEFAULT_SCORING_BACKEND : value
-}
 
 /** What runs WebGL: a hardware GPU, a software rasterizer, or nothing usable. */
 export type RendererKind = 'hardware' | 'software' | 'none'

@@ -1,5 +1,6 @@
 // What every host of an embedded WebAssembly kernel needs: compiling the base64 module once per thread, and planning
 // the kernel's memory with a bump allocator before growing it once. No kernel-specific knowledge.
+import { base64ToBytes } from '../../shared/base64.ts'
 
 /** WebAssembly memory page size (bytes). */
 export const WASM_PAGE = 65536
@@ -13,7 +14,7 @@ const compiled = new Map<string, WebAssembly.Module>()
 export function embeddedModule(base64: string): WebAssembly.Module {
   let module = compiled.get(base64)
   if (module === undefined) {
-    module = new WebAssembly.Module(Uint8Array.from(atob(base64), c => c.charCodeAt(0)))
+    module = new WebAssembly.Module(base64ToBytes(base64))
     compiled.set(base64, module)
   }
   return module

@@ -7,11 +7,11 @@ import { runStarts } from '../align.ts'
 import { ScoringError } from '../errors.ts'
 import type { StartResult } from '../icp.ts'
 import { finishSample, planSample, type SampleScore, type ScoreOptions } from '../score-sample.ts'
-import type { SampleInput } from '../sample.ts'
+import type { SampleInput } from '../prepare-sample.ts'
 import type { IcpKernel } from '../objective.ts'
 import type { AlignmentStart } from '../starts.ts'
 import { CELL_CHUNK_POINTS, layoutCellChunks, type CellChunk, type SharedCells } from './cell-chunks.ts'
-import type { StartsJob, WorkerJob, WorkerReply } from './protocol.ts'
+import type { StartsJob, WorkerJob, WorkerReply } from './worker-messages.ts'
 
 /** Default cap on worker threads (beyond this the 24 + n starts leave threads idle). */
 export const MAX_DEFAULT_WORKERS = 8

@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads'
 import { WasmCellBuilder } from '../cells-wasm.ts'
 import { IcpContext, type StartResult } from '../icp.ts'
 import { CELL_CHUNK_POINTS, buildCellChunk, sharedToCells, type CellChunk } from './cell-chunks.ts'
-import type { CellsJob, StartsJob, WorkerJob, WorkerReply } from './protocol.ts'
+import type { CellsJob, StartsJob, WorkerJob, WorkerReply } from './worker-messages.ts'
 
 const port = parentPort
 if (port === null) throw new Error('start-runner.ts must run as a worker thread')

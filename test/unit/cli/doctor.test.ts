@@ -40,10 +40,22 @@ describe('awb doctor', () => {
     expect(report.checks.OPENAI_API_KEY).toMatchObject({ status: 'ok', detail: 'set (exported; value not shown)' })
     expect(report.checks.ANTHROPIC_API_KEY).toMatchObject({ status: 'missing' })
     expect(report.checks.CODEX_API_KEY).toMatchObject({ status: 'ok', detail: 'set in .env (value not shown)' })
-    // Without a GPU device node, auto keeps the CPU without opening a browser, and says why; with one (a GPU
-    // machine), it names the decision it reached there.
-    if (hasGpuDeviceNode()) expect(report.checks.scoring).toMatchObject({ data: { choice: 'auto', reason: expect.not.stringMatching(/no GPU device node/) } })
-    else expect(report.checks.scoring).toMatchObject({ status: 'ok', data: { backend: 'cpu-cells', choice: 'auto', reason: expect.stringMatching(/no GPU device node/) } })
+    // Without a GPU device node, auto keeps the CPU without opening a browser (no renderer, no calibration), and
+    // says why. With one (a GPU machine), it opened the GPU page: the check names the renderer it found and the
+    // backend it chose, and the detail describes that same backend with the decision's reason.
+    const scoring = report.checks.scoring
+    if (hasGpuDeviceNode()) {
+      expect(scoring).toMatchObject({ status: 'ok', essential: false, data: { choice: 'auto', reason: expect.not.stringMatching(/no GPU device node/) as unknown } })
+      const data = scoring?.data as { backend: string; reason: string; renderer: string | null }
+      expect(['gpu-gpujs', 'cpu-cells']).toContain(data.backend)
+      expect(data.reason).not.toBe('')
+      expect(scoring?.detail).toMatch(data.backend === 'gpu-gpujs' ? /^GPU \(gpu\.js on / : /^CPU KD-tree \+ Voronoi cells/)
+      expect(scoring?.detail.endsWith(`--backend auto: ${data.reason}`)).toBe(true)
+      if (data.backend === 'gpu-gpujs') expect(data.renderer).toEqual(expect.any(String))
+    } else {
+      expect(scoring).toMatchObject({ status: 'ok', essential: false, data: { backend: 'cpu-cells', choice: 'auto', renderer: null, calibration: null, reason: expect.stringMatching(/^no GPU device node/) as unknown } })
+      expect(scoring?.detail).toMatch(/^CPU KD-tree \+ Voronoi cells .*; --backend auto: no GPU device node/)
+    }
     expect(JSON.stringify(report)).not.toContain(SENTINEL_KEY)
   })
 
@@ -116,7 +128,7 @@ describe('awb doctor: the agent sandbox and the credential each CLI uses', () =>
     const missing = await checkSandbox({ AWB_BWRAP: join(bin, 'no-such-bwrap') })
     expect(missing).toMatchObject({ status: 'failed', essential: false })
     expect(missing.detail).toMatch(/no-such-bwrap was not found.*sudo apt-get install bubblewrap.*apparmor_restrict_unprivileged_userns=0/)
-    expect(await checkSandbox({ AWB_SANDBOX: 'maybe' })).toMatchObject({ status: 'failed', detail: expect.stringContaining('AWB_SANDBOX must be on or off') as unknown })
+    expect(await checkSandbox({ AWB_SANDBOX: 'maybe' })).toMatchObject({ status: 'failed', detail: expect.stringContaining('AWB_SANDBOX="maybe": expected one of on, off') as unknown })
   })
 
   it('names the key variable or the login file a CLI uses, never a value', async () => {

@@ -1,3 +1,4 @@
+import { mkdtemp, rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -53,6 +54,21 @@ describe('awb validate', () => {
     const { code, stderr } = await runCli(['validate', missing])
     expect(code).toBe(2)
     expect(stderr).toContain(`package directory not found: ${missing}`)
+  })
+
+  it('exits 2 saying it cannot read a directory it may not reach, not that it does not exist', async () => {
+    // A link to itself fails with ELOOP even for root, who ignores permission bits.
+    const dir = await mkdtemp(join(tmpdir(), 'awb-validate-loop-'))
+    const loop = join(dir, 'package')
+    await symlink(loop, loop)
+    try {
+      const { code, stderr } = await runCli(['validate', loop])
+      expect(code).toBe(2)
+      expect(stderr).toMatch(new RegExp(`cannot read the package directory ${loop} \\(ELOOP.*\\); check its permissions`))
+      expect(stderr).not.toContain('not found')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('without a directory checks AWB_BENCHMARK (the package a run would use): a missing one is a usage error naming it', async () => {

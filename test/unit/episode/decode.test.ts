@@ -1,6 +1,7 @@
-import JSZip from 'jszip'
+import { unzipSync } from 'fflate'
 import { describe, expect, test } from 'vitest'
 import { decodeEpisode } from '../../../src/episode/index.ts'
+import { MAX_EPISODE_UNZIPPED_BYTES } from '../../../src/episode/read-members.ts'
 import { archiveOf, buildActiveEpisode, buildSetupEpisode, patchManifest, rehash, unzipMembers, zipStored } from '../../helpers/episode-fixture.ts'
 import { expectRejected, SOURCE } from './expect-episode-error.ts'
 
@@ -77,13 +78,37 @@ describe('decodeEpisode: member rules', () => {
     await expectRejected(zipStored(members), 'EPISODE_MEMBER_UNSAFE', JSON.stringify(name), 'not a safe relative path')
   })
 
-  test('a duplicate member name is rejected although JSZip alone would silently keep one copy', async () => {
+  test('a duplicate member name is rejected although fflate alone would silently keep one copy', async () => {
     const members = await setupMembers()
     const entries: Array<[string, Uint8Array]> = [...members, ['frames.bin', members.get('frames.bin') ?? new Uint8Array(0)]]
     const bytes = zipStored(entries)
-    const jszipView = await JSZip.loadAsync(bytes)
-    expect(Object.keys(jszipView.files).filter(name => name === 'frames.bin')).toHaveLength(1)
+    const fflateView = unzipSync(bytes)
+    expect(Object.keys(fflateView).filter(name => name === 'frames.bin')).toHaveLength(1)
     await expectRejected(bytes, 'EPISODE_MEMBER_DUPLICATE', 'frames.bin', 'unique')
+  })
+
+  test('a member whose bytes run short of the size the ZIP directory declares is rejected', async () => {
+    const bytes = zipStored(await setupMembers())
+    const bin = (await setupMembers()).get('frames.bin')?.byteLength ?? 0
+    setDeclaredSize(bytes, 'frames.bin', bin + 8)
+    await expectRejected(bytes, 'EPISODE_ZIP_INVALID', '"frames.bin" unzips to', `declares ${bin + 8}`)
+  })
+
+  test('an archive declaring more than MAX_EPISODE_UNZIPPED_BYTES is refused before any member is inflated', async () => {
+    const members = await setupMembers()
+    // frames.bin's data is far shorter than it now declares: were it read, the size check would answer; the limit answers first.
+    const bytes = zipStored(members)
+    setDeclaredSize(bytes, 'frames.bin', MAX_EPISODE_UNZIPPED_BYTES)
+    await expectRejected(bytes, 'EPISODE_ZIP_INVALID', 'ZIP bomb', String(MAX_EPISODE_UNZIPPED_BYTES))
+  })
+
+  test('a foreign member is refused by name, before its data is read', async () => {
+    const members = await setupMembers()
+    members.set('notes.txt', new Uint8Array([1, 2, 3]))
+    const bytes = zipStored(members)
+    // Its declared size no longer matches its data: reading it would be EPISODE_ZIP_INVALID.
+    setDeclaredSize(bytes, 'notes.txt', 99)
+    await expectRejected(bytes, 'EPISODE_MEMBER_EXTRA', 'notes.txt', 'not an episode member')
   })
 
   test('bytes that are not a ZIP are rejected', async () => {
@@ -190,3 +215,17 @@ describe('decodeEpisode: manifest schema', () => {
     await expectRejected(bytes, 'EPISODE_SCHEMA', '/runtime/physics/duration')
   })
 })
+
+/** Rewrites the uncompressed size that `name`'s central-directory entry declares (the local header is left as is). */
+function setDeclaredSize(zip: Uint8Array, name: string, size: number): void {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength)
+  const wanted = new TextEncoder().encode(name)
+  for (let at = 0; at + 46 <= zip.byteLength; at++) {
+    if (view.getUint32(at, true) !== 0x02014b50 || view.getUint16(at + 28, true) !== wanted.length) continue
+    if (wanted.every((byte, i) => zip[at + 46 + i] === byte)) {
+      view.setUint32(at + 24, size, true)
+      return
+    }
+  }
+  throw new Error(`no central-directory entry for ${name}`)
+}

@@ -96,6 +96,7 @@ describe('evaluateRuns', () => {
       workers: scorer.workers,
       kernel: scorer.kernel,
       start: () => scorer.start(),
+      chooseBackend: () => scorer.chooseBackend(),
       close: () => scorer.close(),
       score: async (input, options) => {
         peak = Math.max(peak, ++inFlight)

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises'
+import { rm, symlink } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { validatePackage } from '../../../src/package/index.ts'
 import { createPackageFixture, type PackageFixture, type PackageFixtureOptions } from '../../helpers/package-fixture.ts'
@@ -75,6 +76,26 @@ describe('validatePackage', () => {
     expect(report.problems.map(problem => problem.code)).toEqual(['PACKAGE_FILE_MISSING'])
     expect(report.protocol).toBeNull()
     expect((await validatePackage(`${fixture.root}-missing`)).problems[0]?.code).toBe('PACKAGE_NOT_FOUND')
+  })
+
+  it('does not call a path it cannot read missing: a link loop is unreadable, for the root, a file and the optional index', async () => {
+    // A link to itself fails with ELOOP, not ENOENT, even for root (who ignores permission bits).
+    const fixture = await build()
+    const loop = `${fixture.root}-loop`
+    await symlink(loop, loop)
+    try {
+      expect((await validatePackage(loop)).problems).toEqual([expect.objectContaining({ code: 'PACKAGE_FILE_UNREADABLE', file: loop, message: expect.stringContaining('ELOOP') as unknown })])
+    } finally {
+      await rm(loop)
+    }
+    await rm(fixture.path('index'), { recursive: true })
+    await symlink(join(fixture.root, 'index'), fixture.path('index'))
+    await rm(fixture.path(fixture.rel.task('partnet-final-image')))
+    await symlink(fixture.path(fixture.rel.task('partnet-final-image')), fixture.path(fixture.rel.task('partnet-final-image')))
+    const report = await validatePackage(fixture.root)
+    expect(report.problems).toEqual([expect.objectContaining({ code: 'PACKAGE_FILE_UNREADABLE', file: fixture.rel.task('partnet-final-image') })])
+    expect(report.warnings).toContainEqual(expect.objectContaining({ code: 'PACKAGE_INDEX_UNREADABLE', message: expect.stringContaining('ELOOP') as unknown }))
+    expect(report.warnings.map(warning => warning.code)).not.toContain('PACKAGE_INDEX_MISSING')
   })
 
   it('keeps checking the other blocks when one block record is broken', async () => {

@@ -7,8 +7,8 @@ import { assertKnownKeys, JSON_EXAMPLES, resolveOptions } from '../../../plugin/
 describe('plugin options', () => {
   it('caps scoring workers with a clear error naming the variable', () => {
     expect(resolveOptions({}, { AWB_SCORING_WORKERS: '8' }, '/repo').scoringWorkers).toBe(8)
-    expect(() => resolveOptions({}, { AWB_SCORING_WORKERS: '5000' }, '/repo')).toThrow(/scoringWorkers: at most 64 scoring workers \(from the plugin options or the matching AWB_\* variable\)/)
-    expect(() => resolveOptions({ scoringWorkers: 65 }, {}, '/repo')).toThrow(/at most 64/)
+    expect(() => resolveOptions({}, { AWB_SCORING_WORKERS: '5000' }, '/repo')).toThrow(/scoringWorkers: at most 64 scoring workers \(from AWB_SCORING_WORKERS="5000"\), e\.g\. AWB_SCORING_WORKERS=4/)
+    expect(() => resolveOptions({ scoringWorkers: 65 }, {}, '/repo')).toThrow(/scoringWorkers: at most 64 scoring workers \(from the plugin options\); e\.g\. scoringWorkers: 4/)
   })
 
   it('takes the hung-page grace from the option or AWB_HUNG_PAGE_GRACE_SECONDS, default 60 s, refusing less than 10 s', () => {

@@ -7,7 +7,8 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { chainStatus, needsRun, readRun, RunWriter, selectAttempts, verifySeals, type RunSeals } from '../../../src/runs/index.ts'
+import { needsRun } from '../../../src/harness/node/index.ts'
+import { chainStatus, readRun, RunWriter, selectAttempts, verifySeals, type RunSeals } from '../../../src/runs/index.ts'
 import { COMPLETED_RESULT, writeRun } from '../../helpers/run-fixture.ts'
 
 const BLOCK = 'ikea-manualbook'
@@ -119,7 +120,7 @@ describe('tampering with a sealed run', () => {
     expect(seal!.message).toContain(`run ${dir}: ${BLOCK} / ${SAMPLES[1]}: final.episode.zip changed after the sample was sealed (SHA-256 now `)
     expect(seals.flagged.map(one => one.sampleId)).toEqual([SAMPLES[1]])
     expect(status).toMatchObject({ state: 'damaged', damage: seal!.message })
-    expect(needsRun(status!.state, false)).toBe(true)
+    expect(needsRun(status!.state, { retryFailed: false })).toBe(true)
     expect(selected).toMatchObject({ kind: 'error', error: seal!.message, seal: { verdict: 'changed' } })
   })
 

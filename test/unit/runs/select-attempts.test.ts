@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -61,6 +61,17 @@ describe('selectAttempts', () => {
     await writeFile(join(a, 'blocks/b1/samples/s1/result.json'), '{"status": "exploded"}')
     const [only] = await selectAttempts([a])
     expect(only?.kind === 'attempt' && only.attempt.recordError).toMatch(/result\.json: status/)
+  })
+
+  it('reads a run without samples as one with no attempts, but a samples folder it cannot list as an error, never as empty', async () => {
+    const empty = await writeRun({ dir: join(root, 'empty'), attempts: [] })
+    expect(await selectAttempts([empty])).toEqual([])
+    const a = await writeRun({ dir: join(root, 'a'), attempts: [{ block: 'b1', sampleId: 's1' }] })
+    // A link to itself cannot be listed (ELOOP, even for root): the sample in it must not silently vanish.
+    const samples = join(a, 'blocks', 'b1', 'samples')
+    await rm(samples, { recursive: true })
+    await symlink(samples, samples)
+    await expect(selectAttempts([a])).rejects.toMatchObject({ code: 'RUN_RECORD_INVALID', file: samples, message: expect.stringContaining('ELOOP') as unknown })
   })
 
   it('detects a source_run cycle and a missing run', async () => {

@@ -2,7 +2,8 @@
 // records when its agent processes run unsandboxed, and the refusal of a sample when no sandbox can start.
 import { describe, expect, it } from 'vitest'
 import { isUnsandboxedRun, resolveOptions } from '../../../../plugin/options.ts'
-import { DEFAULT_SANDBOX, runsUnsandboxed, sandboxSettingsFromEnv } from '../../../../src/agents/sandbox/index.ts'
+import { DEFAULT_SANDBOX, runsUnsandboxed } from '../../../../src/agents/sandbox/index.ts'
+import { sandboxSettingsFromEnv } from '../../../../src/settings/index.ts'
 import { agentFor } from '../../../../src/harness/node/agent-spec.ts'
 import type { PackageSample } from '../../../../src/package/index.ts'
 
@@ -34,7 +35,7 @@ describe('sandbox settings', () => {
   it('outside a Vitest run (awb doctor) the same variables apply', () => {
     expect(sandboxSettingsFromEnv({})).toEqual(DEFAULT_SANDBOX)
     expect(sandboxSettingsFromEnv({ AWB_SANDBOX: 'off', AWB_BWRAP: '/opt/bwrap' })).toMatchObject({ enabled: false, bwrap: '/opt/bwrap' })
-    expect(() => sandboxSettingsFromEnv({ AWB_SANDBOX: '0' })).toThrow(/AWB_SANDBOX must be on or off/)
+    expect(() => sandboxSettingsFromEnv({ AWB_SANDBOX: '0' })).toThrow(/AWB_SANDBOX="0": expected one of on, off, e\.g\. AWB_SANDBOX=off/)
   })
 })
 

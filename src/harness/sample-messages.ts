@@ -104,8 +104,8 @@ export const CliAgentResultSchema = z.strictObject({
 export type CliAgentResult = z.infer<typeof CliAgentResultSchema>
 
 /**
- * What the run does with a sample, asked before it starts: run it; report what an earlier run of the resumed chain
- * recorded; or skip it because the run stopped (stop rules, Ctrl-C).
+ * What the run does with a sample, asked before it starts: run it; report what this run or an earlier run of the
+ * resumed chain recorded; or not start it because the run stopped (`stopped`: stop rules, Ctrl-C; the test is skipped).
  */
 export const SamplePlanSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('run') }),
@@ -119,7 +119,7 @@ export const SamplePlanSchema = z.discriminatedUnion('kind', [
     /** Why the recorded attempt failed (its test fails again, as it did), or null. */
     failure: z.string().nullable(),
   }),
-  z.strictObject({ kind: z.literal('skip'), reason: z.string() }),
+  z.strictObject({ kind: z.literal('stopped'), reason: z.string() }),
 ])
 export type SamplePlan = z.infer<typeof SamplePlanSchema>
 

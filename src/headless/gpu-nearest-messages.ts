@@ -1,4 +1,4 @@
-// The messages between the Node GPU scoring device (src/scoring/gpu/page-device.ts) and its page (zod schemas);
+// The messages between the Node GPU scoring device (gpu-nearest-device.ts) and its page (zod schemas);
 // isomorphic, no I/O. Only point clouds and transforms cross: the page never sees evaluation.json, poses or ids.
 import * as z from 'zod'
 

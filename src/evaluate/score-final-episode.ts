@@ -1,13 +1,16 @@
 // Scores one saved final episode of a package sample (checks, MuJoCo poses, alignment); the shared core of
 // `awb eval` and the Vitest harness. Reads package files; writes nothing.
-import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample } from '../package/index.ts'
+import { loadEvaluation, readEpisode, type BenchmarkPackage, type EvaluationProtocol, type PackageSample } from '../package/index.ts'
 import { readFinalScene } from './final-scene.ts'
 import { scoredFields, type ScoredFields } from './rows/index.ts'
-import type { SampleScorer, ScoringTiming } from './scorer/sample-scorer.ts'
+import type { SampleScorer, ScoringTiming } from './scorer/create-scorer.ts'
 import { scoringInput } from './scorer/scoring-input.ts'
 
-/** The protocol marker every output of this harness carries (scoring.md §1). */
-export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1'
+/**
+ * The protocol marker every output of this harness carries (scoring.md §1): the published name of the protocol whose
+ * names `EVALUATION_PROTOCOLS` (src/package/protocol-constants.ts) lists. The one definition: rows, summaries, the report.
+ */
+export const OUTPUT_PROTOCOL = 'assembly-evaluation-v1' satisfies EvaluationProtocol
 
 export interface ScoreFinalEpisodeInput {
   pkg: BenchmarkPackage

@@ -2,7 +2,7 @@
 // winner, matching and metrics as the CPU backend (score-sample.ts); no browser handling, no backend choice.
 import type { StartResult } from '../icp.ts'
 import { finishSample, planSample, type SampleScore, type ScoreOptions } from '../score-sample.ts'
-import type { SampleInput } from '../sample.ts'
+import type { SampleInput } from '../prepare-sample.ts'
 import type { NearestDevice } from './device.ts'
 import { emptyLockstepStats, runStartsLockstep, type LockstepStats } from './lockstep.ts'
 

@@ -1,11 +1,11 @@
-// Node only: the NearestDevice that runs gpu.js in a dedicated headless Chromium page (src/headless/page/gpu-nearest*),
-// never the agent's page; ground truth never crosses (only centred clouds and affine maps do). No certification here.
-import {
-  base64ToBytes, bytesToBase64, GPU_NEAREST_GLOBAL, GpuInfoSchema, GpuNearestResponseSchema, openBrowserPage,
-  type BrowserPage, type GpuInfo, type GpuNearestPageApi, type GpuNearestRequest,
-} from '../../headless/index.ts'
-import { ScoringError } from '../errors.ts'
-import type { NearestAnswers, NearestDevice, NearestGroup } from './device.ts'
+// Node only: the NearestDevice that runs gpu.js in a dedicated headless Chromium page (page/gpu-nearest*), never the
+// agent's page; ground truth never crosses (only centred clouds and affine maps do). No certification and no scoring
+// here: src/scoring/gpu checks every answer, and its decideBackend gets this device injected (it opens no browser).
+import { base64ToBytes, bytesToBase64 } from '../shared/base64.ts'
+import { ScoringError } from '../scoring/index.ts'
+import type { NearestAnswers, NearestDevice, NearestGroup } from '../scoring/gpu/index.ts'
+import { openBrowserPage, type BrowserPage } from './browser-page.ts'
+import { GPU_NEAREST_GLOBAL, GpuInfoSchema, GpuNearestResponseSchema, type GpuInfo, type GpuNearestPageApi, type GpuNearestRequest } from './gpu-nearest-messages.ts'
 
 /** Limit for one batch on the page, in milliseconds (a software renderer on a big sample is slow, not hung). */
 export const GPU_BATCH_TIMEOUT_MS = 600_000
@@ -32,7 +32,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** gpu.js in its own headless Chromium page. */
+/** gpu.js in its own headless Chromium page. Public only as a type: callers open it with openPageDevice. */
 export class PageNearestDevice implements NearestDevice {
   private nextId = 0
   private readonly sizes = new Map<number, number>()
@@ -115,4 +115,12 @@ export class PageNearestDevice implements NearestDevice {
       clearTimeout(timer)
     }
   }
+}
+
+/**
+ * Starts Vite + Chromium and loads the GPU scoring page. Throws `SCORING_GPU_UNAVAILABLE` when any of it fails. The
+ * factory decideBackend (src/scoring/gpu) is given as `openDevice`, so scoring itself never launches a browser.
+ */
+export function openPageDevice(options: OpenPageDeviceOptions = {}): Promise<PageNearestDevice> {
+  return PageNearestDevice.open(options)
 }

@@ -4,8 +4,6 @@
 export const EVALUATION_PROTOCOLS = ['assembly-evaluation-v1', 'assembly-evaluation-v2'] as const
 export type EvaluationProtocol = (typeof EVALUATION_PROTOCOLS)[number]
 
-/** The marker every output of the harness writes (§12). */
-export const CANONICAL_EVALUATION_PROTOCOL: EvaluationProtocol = 'assembly-evaluation-v1'
 export const PREPARATION_PROTOCOL = 'assembly-preparation-v1'
 export const RUNTIME_CONTRACT = '3dwebagent-runtime-1'
 export const ENGINE_VERSION = '3.12.0'

@@ -1,12 +1,22 @@
 // The scoring backend the evaluation glue calls: the CPU scorer (worker threads or this thread, one sample at a time)
 // or, when chosen (--backend / AWB_SCORING_BACKEND), the certified GPU backend. Every row names the backend and kernel
 // actually used, and a CPU sample's wait for the shared pool is measured apart from its computation.
+import { EVALUATION_POINTS_PER_PART } from '../../package/index.ts'
 import type { IcpKernel, SampleInput, SampleScore } from '../../scoring/index.ts'
 import { ScoringPool } from '../../scoring/workers/index.ts'
 import {
-  DeviceBatchScorer, cpuRequestedDecision, decideBackend, scoringBackendFromEnv, classifyRenderer,
+  DEFAULT_SCORING_BACKEND, DeviceBatchScorer, cpuRequestedDecision, decideBackend, classifyRenderer,
   type BackendDecision, type NearestDevice, type ScoringBackendChoice,
 } from '../../scoring/gpu/index.ts'
+
+/**
+ * The GPU page device for decideBackend. src/headless (Vite, Playwright) is imported only when a GPU is tried, so a
+ * CPU run never loads it.
+ */
+async function openGpuPage(extraArgs: readonly string[]): Promise<NearestDevice> {
+  const { openPageDevice } = await import('../../headless/index.ts')
+  return openPageDevice({ extraArgs })
+}
 
 /** Time one `score` call took, in ms: waiting for the samples queued before it, then computing. */
 export interface ScoringTiming {
@@ -36,15 +46,17 @@ export interface SampleScorer {
   /** Starts the backend's threads ahead of the first sample (see ScoringPool.start). */
   start(): void
   /**
+   * Makes the backend choice now, as the first `score` would (opening the GPU page when one is tried), and resolves to
+   * it: `awb doctor` asks this without scoring a sample.
+   */
+  chooseBackend(): Promise<BackendDecision>
+  /**
    * Scores `input` after every sample queued before it (the pool runs one sample at a time). With `timing`, writes
    * the call's queue and compute times into it, also when scoring fails.
    */
   score(input: SampleInput, options?: { timing?: ScoringTiming }): Promise<SampleScore>
   close(): Promise<void>
 }
-
-/** Every evaluation.json carries exactly this many points per part. */
-const POINTS_PER_PART = 1000
 
 /** The CPU backend's label for each kernel: what finds nearest points (Voronoi cells, or KD-tree searches) and where. */
 export const SCORING_BACKENDS = {
@@ -69,7 +81,7 @@ export interface CreateScorerOptions {
   workers?: number
   /** ICP objective implementation; default `cells` (fastest). */
   kernel?: IcpKernel
-  /** `auto` (default: AWB_SCORING_BACKEND, else auto), `cpu` or `gpu`. */
+  /** `auto` (default), `cpu` or `gpu`; callers resolve `--backend` / AWB_SCORING_BACKEND through src/settings. */
   backend?: ScoringBackendChoice
 }
 
@@ -80,16 +92,16 @@ export interface CreateScorerOptions {
  */
 export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
   const pool = new ScoringPool(options)
-  const choice = options.backend ?? scoringBackendFromEnv(process.env)
+  const choice = options.backend ?? DEFAULT_SCORING_BACKEND
   const cpuLabel = SCORING_BACKENDS[pool.kernel]
   // Until the first score decides: the CPU for cpu / auto (auto keeps it unless a GPU wins), the GPU for gpu.
   let label = choice === 'gpu' ? GPU_BACKEND_LABEL : cpuLabel
   let decision = choice === 'cpu' ? cpuRequestedDecision() : undefined
   let decided: Promise<{ device: NearestDevice | undefined; batch: DeviceBatchScorer | undefined }> | undefined
-  const decide = () => decided ??= decideBackend({ choice, cpuScore: input => pool.scoreSample(input) }).then(({ decision: made, device }) => {
+  const decide = () => decided ??= decideBackend({ choice, cpuScore: input => pool.scoreSample(input), openDevice: openGpuPage }).then(({ decision: made, device }) => {
     decision = made
     if (device !== undefined) label = gpuBackendLabel(device)
-    return { device, batch: device === undefined ? undefined : new DeviceBatchScorer(device, { pointsPerPart: POINTS_PER_PART }) }
+    return { device, batch: device === undefined ? undefined : new DeviceBatchScorer(device, { pointsPerPart: EVALUATION_POINTS_PER_PART }) }
   })
   // CPU samples take turns here (the pool runs one at a time), so the time one waits for those before it is measured
   // apart from its own. GPU samples are not queued: concurrent ones share one lockstep batch on the device.
@@ -99,7 +111,7 @@ export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
     const run = turn.then(async () => {
       const started = performance.now()
       try {
-        return await pool.scoreSample(input, { pointsPerPart: POINTS_PER_PART })
+        return await pool.scoreSample(input, { pointsPerPart: EVALUATION_POINTS_PER_PART })
       } finally {
         if (timing !== undefined) {
           timing.queueMs = started - queued
@@ -128,6 +140,10 @@ export function createScorer(options: CreateScorerOptions = {}): SampleScorer {
     workers: pool.workers,
     kernel: pool.kernel,
     start: () => { if (choice !== 'gpu') pool.start() },
+    chooseBackend: async () => {
+      if (choice !== 'cpu') await decide()
+      return decision!
+    },
     score: async (input, scoreOptions = {}) => {
       if (choice === 'cpu') return cpuScore(input, scoreOptions.timing)
       const { batch } = await decide()

@@ -1,10 +1,10 @@
 // Node only: scores samples on a NearestDevice, coalescing the calls that arrive together (the states of a curve, the
 // samples of a run scored concurrently) into one lockstep batch; no backend choice, no browser handling.
 import type { SampleScore, ScoreOptions } from '../score-sample.ts'
-import type { SampleInput } from '../sample.ts'
+import type { SampleInput } from '../prepare-sample.ts'
 import type { NearestDevice } from './device.ts'
 import { emptyLockstepStats, type LockstepStats } from './lockstep.ts'
-import { scoreSamplesOnDevice } from './score-on-device.ts'
+import { scoreSamplesOnDevice } from './score-samples-on-device.ts'
 
 /** Most samples in one lockstep batch (bounds the memory of a batch: per start, two hint arrays per point). */
 export const MAX_BATCH_SAMPLES = 64
