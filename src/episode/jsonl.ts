@@ -1,6 +1,7 @@
 // UTF-8 JSON / JSONL parsing with located errors, and canonical (sorted-key) serialization; no schema checks.
 import { EpisodeError } from './errors.ts'
 import { compareCodePoints } from '../shared/code-points.ts'
+import { splitJsonLines } from '../shared/json-lines.ts'
 
 const _utf8 = new TextDecoder('utf-8', { fatal: true })
 const _encoder = new TextEncoder()
@@ -26,11 +27,9 @@ export function parseJson(text: string, member: string, source: string): unknown
 /** Parses JSONL: one JSON value per line, blank lines skipped (§2.1). Returns the values with their 1-based line numbers. */
 export function parseJsonLines(text: string, member: string, source: string): Array<{ line: number, value: unknown }> {
   const rows: Array<{ line: number, value: unknown }> = []
-  const lines = text.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? ''
-    if (line.trim() === '') continue
-    rows.push({ line: i + 1, value: parseJson(line, `${member}:${i + 1}`, source) })
+  for (const { line, value, error } of splitJsonLines(text)) {
+    if (error !== undefined) throw new EpisodeError('EPISODE_JSON_INVALID', `is not valid JSON (${describe(error)}); fix or re-export the member.`, { source, member: `${member}:${line}`, cause: error })
+    rows.push({ line, value })
   }
   return rows
 }

@@ -17,7 +17,6 @@ export const SCORING_ERROR_CODES = [
   'SCORING_GPU_UNAVAILABLE',
   'SCORING_GPU_FAILED',
   'SCORING_GPU_UNTRUSTED',
-  'SCORING_BAD_BACKEND',
 ] as const
 
 export type ScoringErrorCode = (typeof SCORING_ERROR_CODES)[number]

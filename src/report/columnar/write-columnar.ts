@@ -5,6 +5,8 @@ import { isFailedCurve, type RunCurves } from '../../evaluate/curves/index.ts'
 import { describeIssues, MetricsRowSchema, type MetricsRow } from '../../evaluate/index.ts'
 import { ReportError } from '../errors.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
+import { isNotFoundError } from '../../shared/fs-errors.ts'
+import { splitJsonLines } from '../../shared/json-lines.ts'
 import { metricsArrow, stepsArrow } from './arrow-tables.ts'
 
 /** Reads and checks `dir/metrics.jsonl`; undefined when the file does not exist. Throws `ReportError` on a bad line. */
@@ -13,20 +15,16 @@ export async function readMetricsRows(dir: string): Promise<MetricsRow[] | undef
   let text: string
   try {
     text = await readFile(path, 'utf8')
-  } catch {
-    return undefined
+  } catch (error) {
+    // A run without metrics.jsonl has no rows; one that cannot be read must say so, not pass for empty.
+    if (isNotFoundError(error)) return undefined
+    throw new ReportError('REPORT_INPUT_INVALID', `metrics.jsonl cannot be read (${error instanceof Error ? error.message : String(error)}); check its permissions`, { file: path, cause: error })
   }
-  return text.split('\n').flatMap((line, i) => {
-    if (line.trim() === '') return []
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (cause) {
-      throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1} is not JSON; metrics.jsonl must hold one official row per line`, { file: path, cause })
-    }
+  return [...splitJsonLines(text)].map(({ line, value, error }) => {
+    if (error !== undefined) throw new ReportError('REPORT_INPUT_INVALID', `line ${line} is not JSON; metrics.jsonl must hold one official row per line`, { file: path, cause: error })
     const parsed = MetricsRowSchema.safeParse(value)
-    if (!parsed.success) throw new ReportError('REPORT_INPUT_INVALID', `line ${i + 1} is not an official metrics row (scoring.md §9.2): ${describeIssues(parsed.error)}`, { file: path })
-    return [parsed.data]
+    if (!parsed.success) throw new ReportError('REPORT_INPUT_INVALID', `line ${line} is not an official metrics row (scoring.md §9.2): ${describeIssues(parsed.error)}`, { file: path })
+    return parsed.data
   })
 }
 

@@ -1,5 +1,5 @@
 // metrics.arrow and steps.arrow read back with apache-arrow: every value equals the JSON it was written from.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
@@ -67,6 +67,16 @@ describe('metrics.arrow', () => {
     await writeFile(join(bad, 'metrics.jsonl'), `${JSON.stringify(SCORED)}\n${JSON.stringify({ ...ERROR, PA: 'none' })}\n`)
     await expect(readMetricsRows(bad)).rejects.toThrow(/line 2 is not an official metrics row .*PA: /)
     await rm(bad, { recursive: true, force: true })
+  })
+
+  it('has no rows without metrics.jsonl, and says why when metrics.jsonl cannot be read (never "no rows")', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'awb-columnar-unreadable-'))
+    expect(await readMetricsRows(dir)).toBeUndefined()
+    // A link to itself fails with ELOOP even for root, who ignores permission bits.
+    const path = join(dir, 'metrics.jsonl')
+    await symlink(path, path)
+    await expect(readMetricsRows(dir)).rejects.toMatchObject({ code: 'REPORT_INPUT_INVALID', file: path, message: expect.stringContaining('ELOOP') as unknown })
+    await rm(dir, { recursive: true, force: true })
   })
 })
 
