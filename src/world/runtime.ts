@@ -12,10 +12,10 @@ import { simulate } from './physics-loop.ts'
 import { Recorder, type OpenCall } from './recorder.ts'
 import type { CameraState, RenderView, SceneRenderer } from './renderer.ts'
 import {
-  CURRENT_TOOL_NAMES, isCurrentToolName, isHumanCommandName, toolDefinition, type CommandName, type ToolDefinition,
+  CURRENT_TOOL_NAMES, isCurrentToolName, isHumanCommandName, toolDefinition, type CommandInput, type CommandName, type ToolDefinition,
 } from './tool-catalog.ts'
 import { errorCodeOf, errorEnvelope, EXPIRED_REGISTRATION_MESSAGE, failureMessage, MESSAGES, ToolError } from './tool-error.ts'
-import { assertFiniteNumbers, assertSchemaValid, parseCommandInput } from './validate-tool-input.ts'
+import { checkedCommandInput } from './validate-tool-input.ts'
 
 /** The call producer of this runtime unless the host passes its own (§2.8; `renderer` is added on captures). */
 export const RUNTIME_PRODUCER: Producer = { backend: 'wasm', engine: '3.12.0', implementation: 'awb-world-runtime', language: 'typescript' }
@@ -161,10 +161,10 @@ export class WorldRuntime {
     let transport: string
     let steps = 0
     try {
-      const command = this.admit(callName, input, actor, options)
+      const admitted = this.admit(callName, input, actor, options)
       this.isBusy = true
       try {
-        const result = await executeCommand(this.commandContext(open, options, n => { steps = n }), command, parseCommandInput(command, input))
+        const result = await executeCommand(this.commandContext(open, options, n => { steps = n }), admitted.command, admitted.input)
         transport = JSON.stringify(result.wire ?? result.stored)
         this.recorder.completeCall(open, { status: 'completed', result: JSON.parse(JSON.stringify(result.stored)), transport, steps, simTime: this.simTime() }, this.timestamp())
         return transport
@@ -238,15 +238,14 @@ export class WorldRuntime {
   }
 
   // §4.3 steps 1–5, in order; throws ToolError. `end_episode` is retired: legal in archives, never executed.
-  private admit(name: CallName, input: unknown, actor: 'agent' | 'human', options: CallToolOptions): CommandName {
+  private admit(name: CallName, input: unknown, actor: 'agent' | 'human', options: CallToolOptions): { command: CommandName; input: CommandInput<CommandName> } {
     if (name === 'end_episode') throw new ToolError('Invalid tool: end_episode is retired and cannot be executed; the harness ends episodes by exporting them.')
     const command: CommandName = name
-    assertSchemaValid(command, input)
-    assertFiniteNumbers(input)
+    const checked = checkedCommandInput(command, input)
     if (actor === 'agent' && !this.episode.manifest.runtime.enabledTools.some(tool => tool === name)) throw new ToolError(MESSAGES.disabled(name))
     if (this.isBusy) throw new ToolError(MESSAGES.busy)
     if (options.signal?.aborted === true) throw new ToolError(MESSAGES.cancelled, { cancellation: { phase: 'input', step: 0 } })
-    return command
+    return { command, input: checked }
   }
 
   private commandContext(open: OpenCall | undefined, options: CallToolOptions, onSteps: (steps: number) => void): CommandContext {
@@ -311,10 +310,10 @@ export class WorldRuntime {
   // A human edit while still in setup: validated and applied like a recorded one, but it overwrites `initial`.
   private async runSetupEdit(name: CallName, input: unknown): Promise<string> {
     try {
-      const command = this.admit(name, input, 'human', {})
+      const admitted = this.admit(name, input, 'human', {})
       this.isBusy = true
       try {
-        const result = await executeCommand(this.commandContext(undefined, {}, () => {}), command, parseCommandInput(command, input))
+        const result = await executeCommand(this.commandContext(undefined, {}, () => {}), admitted.command, admitted.input)
         return JSON.stringify(result.stored)
       } finally {
         this.isBusy = false

@@ -1,7 +1,7 @@
 // Steps 1–2 of the §4.3 input validation: JSON Schema (ajv, draft-07) then finiteness; no tool behaviour here.
 import Ajv from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { COMMAND_INPUT_SCHEMAS, commandJsonSchema } from './tool-catalog.ts'
+import { commandJsonSchema } from './tool-catalog.ts'
 import type { CommandInput, CommandName } from './tool-catalog.ts'
 import { MESSAGES, ToolError } from './tool-error.ts'
 
@@ -21,22 +21,25 @@ function validatorOf(name: CommandName): ValidateFunction {
 }
 
 /** Throws `Invalid <name> arguments: …` unless `input` matches the command's JSON Schema (§4.3 step 1). */
-export function assertSchemaValid(name: CommandName, input: unknown): void {
+function assertSchemaValid(name: CommandName, input: unknown): void {
   const validate = validatorOf(name)
   if (!validate(input)) throw new ToolError(MESSAGES.invalidArguments(name, describeAjvErrors(validate.errors ?? [])))
 }
 
 /** Throws `All numeric inputs must be finite.` when any number anywhere in `input` is NaN or ±Infinity (§4.3 step 2). */
-export function assertFiniteNumbers(input: unknown): void {
+function assertFiniteNumbers(input: unknown): void {
   if (!isAllFinite(input)) throw new ToolError(MESSAGES.finite)
 }
 
-/** The typed input of a command that passed steps 1–2 (zod then agrees with ajv by construction of the schema). */
-export function parseCommandInput<N extends CommandName>(name: N, input: unknown): CommandInput<N> {
-  const parsed = COMMAND_INPUT_SCHEMAS[name].safeParse(input)
-  if (!parsed.success) throw new ToolError(MESSAGES.invalidArguments(name, parsed.error.issues[0]?.message ?? 'invalid input'))
-  // The record erases the per-name type; the schema indexed by `name` is exactly CommandInput<N>'s.
-  return parsed.data as CommandInput<N>
+/**
+ * Steps 1–2, and the input typed as the command's. ajv alone decides validity (its texts are the ones agents see): the
+ * command's zod schema, from which its JSON Schema is made, holds nothing JSON Schema cannot say (no refinement,
+ * transform or default; test/unit/world/tool-input-schemas.test.ts), so a valid input already is a CommandInput<N>.
+ */
+export function checkedCommandInput<N extends CommandName>(name: N, input: unknown): CommandInput<N> {
+  assertSchemaValid(name, input)
+  assertFiniteNumbers(input)
+  return input as CommandInput<N>
 }
 
 function isAllFinite(value: unknown): boolean {
