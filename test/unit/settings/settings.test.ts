@@ -1,6 +1,6 @@
 // The settings table (src/settings): every row agrees with its schema, every example is accepted, and a bad value of
 // any setting stops a run at start with a coded error naming the variable (or option) and an accepted example.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -112,5 +112,12 @@ describe('one setting outside a run', () => {
   it('findChromium takes AWB_CHROMIUM, and only when it is an executable', () => {
     expect(findChromium({ AWB_CHROMIUM: process.execPath })).toBe(process.execPath)
     expect(findChromium({ AWB_CHROMIUM: join(root, 'no-such-chromium') })).toBeUndefined()
+  })
+})
+
+describe('the documentation of the settings', () => {
+  it('README names every variable a user sets (the table is the one list; README must not fall behind it)', async () => {
+    const readme = await readFile(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8')
+    expect(USER_VARIABLE_NAMES.filter(name => !new RegExp(`\\b${name}\\b`).test(readme))).toEqual([])
   })
 })
