@@ -15,7 +15,7 @@ import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, isUnsandboxedRun, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
-import { openPackageWithProgress } from './verify-progress.ts'
+import { openPackageOnce } from './verify-progress.ts'
 import { RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
@@ -54,7 +54,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   })
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
-  const getPackage = (root: string) => (opened ??= openPackageWithProgress(getResolved(root).benchmark))
+  // Verified once per process and package (the root config and every block project's run this), not per instance.
+  const getPackage = (root: string) => (opened ??= openPackageOnce(getResolved(root).benchmark))
   const getSession = (root: string) => (session ??= openSession(root))
   const openSession = async (root: string) => BenchmarkSession.open({
     ...getResolved(root),
@@ -170,7 +171,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       // The aggregate reporter is in every run, whatever the reporter selection, and in --merge-reports.
       installOfferedReporters(vitest)
       // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
-      useBlockJUnit(vitest, vitestAdapter)
+      // A sample the stopped run did not start is skipped with Node's stop reason (a session that failed to open has none).
+      useBlockJUnit(vitest, vitestAdapter, () => session?.then(open => open.stopReason, () => undefined))
     },
     configResolved(config) {
       // Every Vite server of the run judges file paths in their canonical form too (`/./`, `x/../`, symlinks).

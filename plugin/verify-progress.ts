@@ -1,5 +1,8 @@
 // Opens the benchmark package at the start of a run with progress output: verifying every sample's files takes
 // tens of seconds on a loaded machine, which would otherwise pass in silence. Prints only; checks nothing itself.
+// The verified package is kept for the process, so the run verifies it once however often its config is loaded.
+import { realpath, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { openPackage, type BenchmarkPackage } from '../src/package/index.ts'
 
 /** Least time between two rewrites of the progress line on a terminal (ms). */
@@ -39,4 +42,50 @@ export async function openPackageWithProgress(dir: string, out: ProgressOutput =
     if (isTTY) out.write(CLEAR_LINE)
     throw error
   }
+}
+
+/**
+ * Verified packages of this process by identity (see `packageIdentity`), kept on `globalThis`: Vitest resolves every
+ * block project's config through the same plugins (root plus one per block), and Vitest 4.1 loads the config again for
+ * each browser server, with fresh module instances, so neither a plugin instance nor a module can hold it.
+ */
+const VERIFIED_SLOT = Symbol.for('assembly-world-bench.verified-packages')
+
+function verifiedPackages(): Map<string, Promise<BenchmarkPackage>> {
+  const found: unknown = Reflect.get(globalThis, VERIFIED_SLOT)
+  if (found instanceof Map) return found as Map<string, Promise<BenchmarkPackage>>
+  const made = new Map<string, Promise<BenchmarkPackage>>()
+  Reflect.set(globalThis, VERIFIED_SLOT, made)
+  return made
+}
+
+/**
+ * Which package `dir` is now: its real path and its benchmark.json's modification time and size, so another path to
+ * the same package shares a verification and a changed package is verified again. Undefined when there is none to read
+ * (openPackage then says what is wrong).
+ */
+async function packageIdentity(dir: string): Promise<string | undefined> {
+  try {
+    const root = await realpath(dir)
+    const index = await stat(join(root, 'benchmark.json'))
+    return `${root}\u0000${index.mtimeMs}\u0000${index.size}`
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `openPackageWithProgress(dir, out)` once per process and package identity: later calls get the same verified package
+ * without verifying or printing again. A failed verification is not kept, so the next call reports it afresh.
+ */
+export async function openPackageOnce(dir: string, out: ProgressOutput = process.stderr): Promise<BenchmarkPackage> {
+  const identity = await packageIdentity(dir)
+  if (identity === undefined) return openPackageWithProgress(dir, out)
+  const verified = verifiedPackages()
+  const known = verified.get(identity)
+  if (known !== undefined) return known
+  const opening = openPackageWithProgress(dir, out)
+  verified.set(identity, opening)
+  opening.catch(() => { if (verified.get(identity) === opening) verified.delete(identity) })
+  return opening
 }

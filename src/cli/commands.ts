@@ -47,7 +47,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'eval <...runDirs>',
     description: 'Score recorded runs into metrics.jsonl and summary.json with the official rules',
     options: [
-      { flags: '--benchmark <dir>', description: 'The benchmark package the runs were made on' },
+      { flags: '--benchmark <dir>', description: 'The benchmark package the runs were made on (default: the one their run.json records)' },
       { flags: '--output <dir>', description: 'A new directory for metrics.jsonl and summary.json (must not exist)' },
       { flags: '--workers <n>', description: 'Worker threads for scoring' },
       { flags: '--kernel <name>', description: 'ICP implementation: cells (default), wasm or js; same result' },
@@ -61,6 +61,7 @@ export const COMMANDS: CommandSpec[] = [
     options: [
       { flags: '--runs <dir>', description: 'Folder of run directories, for the default `latest` (default: runs)' },
       { flags: '--json', description: 'Print {run, status, samples, counts} as JSON (runner.md §7.1)' },
+      { flags: '--benchmark <dir>', description: 'The package the run was made on (default: the one recorded in run.json)' },
     ],
     load: () => import('./commands/status.ts'),
   },

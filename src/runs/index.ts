@@ -9,3 +9,4 @@ export { chainStatus, currentProcess, isRunAlive, runState, type ChainSample, ty
 export { SEAL_VERSION, SEALS_FILE, SealEntrySchema, type SealEntry } from './seal-format.ts'
 export { sealedButRemoved, verifyRunSeals, verifySeals, type RunSeals, type SampleSeal, type SealDifference, type SealVerdict, type VerifySealsOptions } from './verify-seals.ts'
 export { codeCommit, runVersions } from './provenance.ts'
+export { lastRecordTime, recordedBenchmark } from './run-activity.ts'

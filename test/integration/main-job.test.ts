@@ -67,6 +67,8 @@ describe('the main job', () => {
     // Every missed threshold of a sample is reported, not only the first.
     expect(unsharded.output).toMatch(/PA of partnet-final-image \/ sample-00 \(threshold 0\.99\)/)
     expect(unsharded.output).toMatch(/ikea-manualbook \/ sample-00: the agent failed: Error: .*line 2: not valid JSON/)
+    // The root config and each block project's load the plugin: the package is still verified once per run.
+    expect(unsharded.output.match(/^awb: verified package /gm), unsharded.output).toHaveLength(1)
   })
 
   it('fails the run on a gate, naming the gate and the measured value', () => {

@@ -1,7 +1,9 @@
 // The package check at the start of a run says what it is doing: a progress line on a terminal, start and end lines
 // otherwise.
+import { rm, symlink, utimes } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPackageWithProgress, type ProgressOutput } from '../../../plugin/verify-progress.ts'
+import { openPackageOnce, openPackageWithProgress, type ProgressOutput } from '../../../plugin/verify-progress.ts'
 import { createPackageFixture, type PackageFixture } from '../../helpers/package-fixture.ts'
 
 let fixture: PackageFixture
@@ -42,5 +44,41 @@ describe('openPackageWithProgress', () => {
     const out = capture(true)
     await expect(openPackageWithProgress(`${fixture.root}-missing`, out)).rejects.toMatchObject({ code: 'PACKAGE_NOT_FOUND' })
     expect(out.text.endsWith('\r\u001B[2K')).toBe(true)
+  })
+})
+
+describe('openPackageOnce', () => {
+  const verifiedLines = (out: { text: string }) => out.text.split('\n').filter(line => line.startsWith('awb: verified package '))
+
+  it('verifies a package once per process, by its real path, and again once its benchmark.json changed', async () => {
+    // A package of its own: the cache is process-wide, so the other tests' opens must not count here.
+    const own = await createPackageFixture({ samplesPerBlock: 1 })
+    try {
+      const out = capture(false)
+      const first = await openPackageOnce(own.root, out)
+      // Both at once, as the root config and the block projects' configs ask: still one verification.
+      const [again, alsoAgain] = await Promise.all([openPackageOnce(own.root, out), openPackageOnce(`${own.root}/`, out)])
+      expect(again).toBe(first)
+      expect(alsoAgain).toBe(first)
+      const link = `${own.root}-link`
+      await symlink(own.root, link)
+      expect(await openPackageOnce(link, out)).toBe(first)
+      expect(verifiedLines(out)).toHaveLength(1)
+      // A changed package (its benchmark.json rewritten: a new modification time) is verified again.
+      const later = new Date(Date.now() + 60_000)
+      await utimes(join(own.root, 'benchmark.json'), later, later)
+      const changed = await openPackageOnce(own.root, out)
+      expect(changed).not.toBe(first)
+      expect(verifiedLines(out)).toHaveLength(2)
+    } finally {
+      await own.cleanup()
+      await rm(`${own.root}-link`, { force: true })
+    }
+  })
+
+  it('keeps no failed verification: the next call reports it again', async () => {
+    const missing = `${fixture.root}-missing-once`
+    await expect(openPackageOnce(missing, capture(false))).rejects.toMatchObject({ code: 'PACKAGE_NOT_FOUND' })
+    await expect(openPackageOnce(missing, capture(false))).rejects.toMatchObject({ code: 'PACKAGE_NOT_FOUND' })
   })
 })
