@@ -84,8 +84,10 @@ export const COMMANDS: CommandSpec[] = [
       { flags: '--out <dir>', description: 'Report folder (default <run>/report); open index.html from disk' },
       { flags: '--gates <json>', description: 'e.g. \'{"vs_baseline": {"SR": -0.05}}\': exit 1 when the run is significantly worse than the baseline by more than that' },
       { flags: '--benchmark <dir>', description: 'The package the run was made on (default: the one recorded in run.json)' },
-      { flags: '--workers <n>', description: 'Worker threads when curves must be computed first' },
-      { flags: '--no-captures', description: 'Skip rendering each final scene in headless Chromium (the agent\'s last capture is shown instead)' },
+      { flags: '--curves', description: 'Score every recorded step for the per-step curves when the run has no curves.json (minutes: one official score per state); off by default' },
+      { flags: '--workers <n>', description: 'Worker threads for scoring the curves (with --curves; default: the CPU count, at most 8)' },
+      // Declared positive: cac gives a `--no-x` flag a default of true and prints "(default: true)"; `--no-captures` still parses.
+      { flags: '--captures', description: 'Render each final scene in headless Chromium (on by default; --no-captures shows the agent\'s last capture instead)' },
     ],
     load: () => import('./commands/report.ts'),
   },

@@ -73,6 +73,23 @@ describe('awb report (HTML)', () => {
 
     const stepCount = await page.evaluate(() => window.awbReport!.viewer!.stepCount)
     expect(stepCount).toBe(4)
+    // The viewer fills its frame and draws at the size it is shown at, also after the window changes (issue #28).
+    const canvasSize = () => page.evaluate(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('#awb-details canvas')!
+      const frame = canvas.parentElement!
+      return { buffer: [canvas.width, canvas.height], shown: [canvas.clientWidth, canvas.clientHeight], frame: [frame.clientWidth, frame.clientHeight], ratio: devicePixelRatio }
+    })
+    const wide = await canvasSize()
+    expect(wide.shown).toEqual(wide.frame)
+    expect(wide.buffer).toEqual(wide.shown.map(v => Math.round(v * wide.ratio)))
+    await page.setViewportSize({ width: 800, height: 1600 })
+    await page.waitForFunction(width => document.querySelector<HTMLCanvasElement>('#awb-details canvas')!.clientWidth < width, wide.shown[0]!)
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('#awb-details canvas')!
+      return canvas.width === Math.round(canvas.clientWidth * devicePixelRatio)
+    })
+    await page.setViewportSize({ width: 1280, height: 1600 })
+    await page.waitForFunction(width => document.querySelector<HTMLCanvasElement>('#awb-details canvas')!.width === Math.round(width * devicePixelRatio), wide.shown[0]!)
     const frameAt = async (k: number) => page.evaluate(([step, background]) => {
       window.awbReport!.step(step)
       const source = document.querySelector<HTMLCanvasElement>('#awb-details canvas')!

@@ -1,7 +1,9 @@
-// `awb report RUN [--baseline RUN] [--out DIR] [--gates JSON]`: writes the static HTML report of a run and, with a
-// baseline, the paired comparison (comparison.md next to it) and the vs_baseline gate.
+// `awb report RUN [--baseline RUN] [--out DIR] [--gates JSON] [--curves]`: writes the static HTML report of a run at
+// once (no scoring) and, with a baseline, the paired comparison (comparison.md next to it) and the vs_baseline gate;
+// with --curves it then scores every recorded step for the curves, with progress on stderr.
 import { join } from 'node:path'
 import * as z from 'zod'
+import { formatCurvesProgress } from '../../evaluate/curves/index.ts'
 import { createScorer } from '../../evaluate/index.ts'
 import { buildReport } from '../../report/html/index.ts'
 import { checkBaselineGate, formatComparisonMarkdown } from '../../report/paired/index.ts'
@@ -17,6 +19,7 @@ const ReportFlagsSchema = z.looseObject({
   workers: WorkersFlagSchema,
   gates: z.string().optional(),
   captures: z.boolean().optional(),
+  curves: z.boolean().optional(),
 })
 
 export async function run(args: unknown[]): Promise<number> {
@@ -25,17 +28,21 @@ export async function run(args: unknown[]): Promise<number> {
   if (runDir === undefined) throw new UsageError('report needs a run directory: awb report runs/<run-id> [--baseline runs/<other>]')
   const gate = parseGate(flags.gates)
   if (gate !== undefined && flags.baseline === undefined) throw new UsageError('report: --gates with vs_baseline needs --baseline <run-dir>')
-  // No --backend here: AWB_SCORING_BACKEND (else auto) picks the backend of the curves this report scores.
-  const scorer = createScorer({ ...(flags.workers === undefined ? {} : { workers: flags.workers }), backend: scoringBackend(undefined) })
+  // Scoring only when asked: one official score per recorded state took minutes on a 20-sample run, and a run's
+  // recorded curves.json is used without it. No --backend here: AWB_SCORING_BACKEND (else auto) picks the backend.
+  const scorer = flags.curves === true ? createScorer({ ...(flags.workers === undefined ? {} : { workers: flags.workers }), backend: scoringBackend(undefined) }) : undefined
+  // Its workers load while the report without curves is written.
+  scorer?.start()
   const built = await buildReport({
     runDir,
     outDir: flags.out,
     baselineDir: flags.baseline,
     packageDir: flags.benchmark,
     scorer,
+    onCurvesProgress: progress => process.stderr.write(`awb report: ${formatCurvesProgress(progress)}\n`),
     captures: flags.captures !== false,
     log: line => process.stderr.write(`${line}\n`),
-  }).finally(() => scorer.close())
+  }).finally(() => scorer?.close())
   process.stderr.write(`awb report: wrote ${built.path} (open it from disk; no server needed)\n`)
   if (built.comparison === null) return 0
   const markdown = formatComparisonMarkdown(built.comparison, flags.baseline!)

@@ -4,7 +4,7 @@ import { loadEvaluation, readEpisode, type BenchmarkPackage, type PackageSample 
 import { bytesToBase64 } from '../../shared/base64.ts'
 import type { BodyPose } from '../../world/index.ts'
 import { describeError, scoredFields } from '../rows/index.ts'
-import type { SampleScorer } from '../scorer/create-scorer.ts'
+import type { SampleScorer, ScoringTiming } from '../scorer/create-scorer.ts'
 import { scoringInput } from '../scorer/scoring-input.ts'
 import { curveFigures, type CurveFigures } from './curve-figures.ts'
 import { readStepScenes } from './step-scenes.ts'
@@ -82,9 +82,12 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
   const initialBytes = await readEpisode(pkg, sample)
   const scenes = await readStepScenes({ finalBytes: input.finalBytes, initialBytes, partIds: evaluation.partIds, finalSource: input.finalSource, initialSource: sample.episodePath })
   const scores = new Map<number, StateScore>()
+  const timings: ScoringTiming[] = []
   const scoreState = async (stateIndex: number, poses: BodyPose[]): Promise<StateScore> => {
+    const timing: ScoringTiming = { queueMs: 0, computeMs: 0 }
+    timings.push(timing)
     try {
-      const score = scoredFields(await scorer.score(scoringInput(evaluation, poses)), { includeCandidates: false })
+      const score = scoredFields(await scorer.score(scoringInput(evaluation, poses), { timing }), { includeCandidates: false })
       const byPart = new Map(score.parts.map(part => [part.part_id, part]))
       return {
         status: 'scored', error: null, SCD: score.SCD, PA: score.PA, SR: score.SR,
@@ -125,7 +128,10 @@ export async function scoreSampleCurve(input: ScoreSampleCurveInput): Promise<Sa
   }
   const statesScored = byPoses.size
   for (const { stateIndex, score } of ordered) scores.set(stateIndex, await score)
-  const scoringSeconds = (performance.now() - clock) / 1000
+  // A sample's states are queued together, so they run back to back; the wait before the first one (another sample
+  // in flight, computeRunCurves) is not this sample's cost.
+  const waitedMs = timings.length === 0 ? 0 : Math.min(...timings.map(timing => timing.queueMs))
+  const scoringSeconds = (performance.now() - clock - waitedMs) / 1000
   const origin = scenes.calls.length === 0 ? 0 : Date.parse(scenes.calls[0]!.timestamp)
   const partsTotal = evaluation.partIds.length
   const steps = scenes.calls.map((call): CurveStep => {

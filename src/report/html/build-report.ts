@@ -1,11 +1,12 @@
 // Node only: writes a run's static HTML report (index.html + assets/) — summary, paired comparison, per-sample
-// curves, timeline, pages, last capture and 3D replay. Computes curves when the run has none; reads ground truth
-// (the report is written after scoring, outside any agent's reach).
+// curves, timeline, pages, last capture and 3D replay. Uses the run's recorded curves; scores them only when given a
+// scorer (after writing the report without them); reads ground truth (the report is written after scoring, outside
+// any agent's reach).
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { decodeEpisode, type Episode } from '../../episode/index.ts'
 import { benchmarkLayout, OUTPUT_PROTOCOL, type MetricsRow, type SampleScorer } from '../../evaluate/index.ts'
-import { computeRunCurves, isFailedCurve, recordedPackageDir, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
+import { computeRunCurves, isFailedCurve, recordedPackageDir, type CurvesProgress, type RunCurves, type SampleCurve } from '../../evaluate/curves/index.ts'
 import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
 import { readRun, selectAttempts, type SelectedAttempt } from '../../runs/index.ts'
 import { summarize } from '../../scoring/index.ts'
@@ -29,10 +30,15 @@ export interface BuildReportOptions {
   baselineDir?: string | undefined
   packageDir?: string | undefined
   /**
-   * Computes curves when the run has no curves.json (they are then written into the run). Without a scorer
-   * the replay shows only the final state, placed and coloured from the official row.
+   * Scores every recorded step for the curves when the run has no curves.json (one official score per state: minutes
+   * for a 20-sample run); they are then written into the run. The report is written once without them first, so it
+   * is there at once. Without a scorer nothing is scored: a recorded curves.json is used, else each sample's curve
+   * panel gives the command that computes it and the replay shows only the final state, placed and coloured from the
+   * official row.
    */
   scorer: SampleScorer | undefined
+  /** After each sample's curve (with `scorer`): samples and steps done, and the time left. */
+  onCurvesProgress?: (progress: CurvesProgress) => void
   /** Render each final scene with capture_scene in headless Chromium (default true); else the agent's last capture. */
   captures?: boolean
   log?: (line: string) => void
@@ -55,12 +61,7 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   const rows = await readMetricsRows(run.dir)
   if (rows === undefined) throw new ReportError('REPORT_INPUT_MISSING', 'the run has no metrics.jsonl yet; finish the run, or score it with `awb eval` first', { file: run.dir })
   const pkg = await openPackage(options.packageDir ?? (await recordedPackageDir(run.dir)))
-  let curves = await readCurvesFile(run.dir)
-  if (curves === undefined && options.scorer !== undefined) {
-    log(`awb report: the run has no curves.json; scoring every recorded step (awb curves) first`)
-    curves = await computeRunCurves({ runDir: run.dir, packageDir: pkg.root, scorer: options.scorer })
-    await writeCurves(run.dir, curves)
-  }
+  const recorded = await readCurvesFile(run.dir)
   const baselineRows = options.baselineDir === undefined ? null : await readBaselineRows(options.baselineDir)
   const comparison = baselineRows === null ? null : comparePaired(rows, baselineRows)
   const out = resolve(options.outDir ?? join(run.dir, 'report'))
@@ -69,34 +70,51 @@ export async function buildReport(options: BuildReportOptions): Promise<BuiltRep
   // A flagged attempt's files are not shown: its replay and capture would present what was planted as the run's.
   const attempts = new Map([...selected].map(([key, one]) => [key, one.seal?.flagged === true ? undefined : one.attempt?.dir]))
   const captures = options.captures === false ? new Map<string, Uint8Array>() : await finalCaptures(rows, attempts, log)
-  const samples: ReportSample[] = []
-  for (const row of rows) {
-    const key = sampleKey(row.block, row.sample_id)
-    const one = selected.get(key)
-    const sample = await reportSample(row, pkg, curves, attempts.get(key), comparison, out, captures.get(reportKey(row)))
-    samples.push({ ...sample, seal: one?.seal?.verdict ?? null, integrity: recordsProblem(row, one) })
-  }
-  const records = recordsCheck(samples, [...selected.values()])
-  for (const line of records.flagged) log(`awb report: records not trusted: ${line}`)
-  const data: ReportData = {
-    title: `AssemblyWorldBench run ${basename(run.dir)}`,
-    run: run.dir,
-    generated_at: new Date().toISOString(),
-    samples,
-    comparison,
-    records,
-  }
   const layout = benchmarkLayout(pkg)
-  const html = renderReportPage({
-    data,
-    summary: summarize(rows, layout, { protocol: rows.find(row => row.status === 'scored')?.protocol_version ?? OUTPUT_PROTOCOL }),
-    layout,
-    baselineName: options.baselineDir === undefined ? null : basename(resolve(options.baselineDir)),
-    script: await bundleReportApp(),
-  })
+  const summary = summarize(rows, layout, { protocol: rows.find(row => row.status === 'scored')?.protocol_version ?? OUTPUT_PROTOCOL })
+  const script = await bundleReportApp()
   const path = join(out, REPORT_MARKER)
-  await writeFileAtomic(path, html)
+  /** Writes index.html with `curves` (a sample they lack says `missing`) and returns the records check. */
+  const writePage = async (curves: RunCurves | undefined, missing: string): Promise<ReportRecords> => {
+    const samples: ReportSample[] = []
+    for (const row of rows) {
+      const key = sampleKey(row.block, row.sample_id)
+      const one = selected.get(key)
+      const sample = await reportSample(row, pkg, { curves, missing }, attempts.get(key), comparison, out, captures.get(reportKey(row)))
+      samples.push({ ...sample, seal: one?.seal?.verdict ?? null, integrity: recordsProblem(row, one) })
+    }
+    const records = recordsCheck(samples, [...selected.values()])
+    const data: ReportData = { title: `AssemblyWorldBench run ${basename(run.dir)}`, run: run.dir, generated_at: new Date().toISOString(), samples, comparison, records }
+    await writeFileAtomic(path, renderReportPage({ data, summary, layout, baselineName: options.baselineDir === undefined ? null : basename(resolve(options.baselineDir)), script }))
+    return records
+  }
+  let records: ReportRecords
+  if (recorded !== undefined || options.scorer === undefined) {
+    records = await writePage(recorded, curvesNotComputed(options.runDir))
+  } else {
+    // Everything that needs no scoring is written first: the curves take one official score per recorded state.
+    await writePage(undefined, 'the curves are being scored (`awb report --curves`); reload this page when the command says it is done')
+    log(`awb report: wrote ${path} without curves; now scoring every recorded step for them (awb curves)`)
+    const curves = await computeRunCurves({ runDir: run.dir, packageDir: pkg.root, scorer: options.scorer, ...(options.onCurvesProgress === undefined ? {} : { onProgress: options.onCurvesProgress }) })
+    await writeCurves(run.dir, curves)
+    records = await writePage(curves, 'no per-step curve for this sample in the curves just computed')
+  }
+  for (const line of records.flagged) log(`awb report: records not trusted: ${line}`)
   return { path, comparison, baselineRows, records }
+}
+
+/**
+ * What a sample without a curve says when none were computed: the exact commands that compute them, for this run.
+ * Not "no recorded calls": a curve not computed says nothing about the calls.
+ */
+export function curvesNotComputed(runDir: string): string {
+  const run = shellWord(runDir)
+  return `per-step curves were not computed for this report. \`awb report ${run} --curves\` scores every recorded step and rewrites the report (one official score per state: minutes); \`awb curves ${run}\` records them in the run for every later report (AWB_CURVES=1 does that at the end of a Vitest run)`
+}
+
+/** A path as one shell word: as it is when it has only safe characters, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
 }
 
 /**
@@ -167,9 +185,15 @@ async function prepareOutDir(out: string): Promise<void> {
   await mkdir(join(out, ASSETS), { recursive: true })
 }
 
-async function reportSample(row: MetricsRow, pkg: BenchmarkPackage, curves: RunCurves | undefined, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
+/** The curves a page is written with, and what a sample they lack says. */
+interface PageCurves {
+  curves: RunCurves | undefined
+  missing: string
+}
+
+async function reportSample(row: MetricsRow, pkg: BenchmarkPackage, page: PageCurves, attemptDir: string | undefined, comparison: PairedComparison | null, out: string, rendered: Uint8Array | undefined): Promise<ReportSample> {
   const key = reportKey(row)
-  const found = curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
+  const found = page.curves?.samples.find(s => s.block === row.block && s.sample_id === row.sample_id)
   // A curve of another export (the run was resumed or rescored since) would replay the wrong trajectory.
   const isStale = found !== undefined && !isFailedCurve(found) && row.episode_sha256 !== undefined && found.episode_sha256 !== row.episode_sha256
   const curve: SampleCurve | undefined = found === undefined || isFailedCurve(found) || isStale ? undefined : found
@@ -183,7 +207,7 @@ async function reportSample(row: MetricsRow, pkg: BenchmarkPackage, curves: RunC
   let scene: ReportSample['scene'] = null
   let capture: string | null = null
   let captureKind: ReportSample['capture_kind'] = null
-  let curveError = found === undefined ? 'no per-step curve for this sample (compute them with `awb curves`, or AWB_CURVES=1 in a Vitest run)'
+  let curveError = found === undefined ? (page.curves === undefined ? page.missing : `curves.json has no curve for this sample; recompute it with \`awb curves ${shellWord(page.curves.run)}\``)
     : isFailedCurve(found) ? found.error
       : isStale ? 'curves.json was computed on another export of this sample; recompute it with `awb curves`' : null
   const states = curve ?? finalStateOnly(row)

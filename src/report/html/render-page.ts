@@ -41,7 +41,7 @@ function comparisonSection(data: ReportData, baselineName: string | null): strin
 <table><thead><tr><th>metric</th><th>run</th><th>baseline</th><th>change</th><th>test</th></tr></thead><tbody>
 <tr><td>SR</td><td>${num(c.SR.run)}</td><td>${num(c.SR.baseline)}</td><td>${num(c.SR.delta)}</td><td>${c.SR.wins} wins / ${c.SR.losses} losses / ${c.SR.ties} ties, exact McNemar p = ${c.SR.mcnemar_p.toPrecision(3)}</td></tr>
 <tr><td>PA</td><td>${num(c.PA.run)}</td><td>${num(c.PA.baseline)}</td><td>${num(c.PA.delta)}</td><td>95% paired bootstrap ${c.PA.ci95 === null ? '—' : `[${num(c.PA.ci95[0])}, ${num(c.PA.ci95[1])}]`}</td></tr>
-<tr><td>SCD</td><td></td><td></td><td>${num(c.SCD.delta, 4)}</td><td>95% paired bootstrap ${c.SCD.ci95 === null ? '—' : `[${num(c.SCD.ci95[0], 4)}, ${num(c.SCD.ci95[1], 4)}]`} (${c.SCD.paired} samples scored in both)</td></tr>
+<tr><td>SCD</td><td>${num(c.SCD.run, 4)}</td><td>${num(c.SCD.baseline, 4)}</td><td>${num(c.SCD.delta, 4)}</td><td>95% paired bootstrap ${c.SCD.ci95 === null ? '—' : `[${num(c.SCD.ci95[0], 4)}, ${num(c.SCD.ci95[1], 4)}]`} (${c.SCD.paired} samples scored in both)</td></tr>
 </tbody></table>${changed.length === 0 ? '' : `<p>SR changed on: ${changed.map(s => `${escapeHtml(s.key)} (${s.outcome})`).join(', ')}</p>`}</section>`
 }
 

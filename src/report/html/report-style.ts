@@ -14,12 +14,14 @@ tr.aggregate td { font-weight: 600; }
 .muted { color: var(--muted); }
 #awb-comparison td:last-child, #awb-comparison th:last-child { text-align: left; }
 .verdict { font-weight: 600; } .verdict.worse { color: var(--bad); } .verdict.better { color: var(--ok); }
-.viewer canvas { width: 720px; height: 440px; max-width: 100%; display: block; border-radius: 6px; }
+.viewer .frame { width: 100%; aspect-ratio: 16 / 10; max-height: 75vh; }
+.viewer canvas { width: 100%; height: 100%; display: block; border-radius: 6px; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; flex-wrap: wrap; }
 .awb-slider { width: 240px; }
 .curve .pa { fill: none; stroke: #58a6ff; stroke-width: 2; } .curve .axis, .curve .grid { stroke: #8886; }
 .curve .sr1 { fill: #3fb950; } .curve .sr0 { fill: #f85149; } .curve .now { stroke: #d29922; stroke-dasharray: 4 3; }
-.curve text { font-size: 11px; fill: currentColor; }
+.curve { display: block; width: 100%; max-width: 900px; height: auto; }
+.curve text { font-size: 11px; fill: currentColor; } .curve .axis-label { font-size: 12px; font-weight: 600; }
 .capture { max-width: 512px; border-radius: 6px; }
 .pages { display: flex; flex-wrap: wrap; gap: 8px; } .pages img { max-width: 280px; border: 1px solid #8884; }
 figure { margin: 0; } figcaption { font-size: 12px; color: var(--muted); }

@@ -24,8 +24,11 @@ export interface PairedComparison {
   only_in_baseline: string[]
   SR: { run: number | null; baseline: number | null; delta: number | null; wins: number; losses: number; ties: number; mcnemar_p: number }
   PA: { run: number | null; baseline: number | null; delta: number | null; ci95: [number, number] | null }
-  /** Over samples scored in both runs (SCD is undefined for error rows); lower is better. */
-  SCD: { paired: number; delta: number | null; ci95: [number, number] | null }
+  /**
+   * Over samples scored in both runs (SCD is undefined for error rows), so `run`, `baseline` and `delta` are means
+   * over the same pairs and `delta = run − baseline`; lower is better. Null when no sample was scored in both.
+   */
+  SCD: { paired: number; run: number | null; baseline: number | null; delta: number | null; ci95: [number, number] | null }
   samples: PairedSample[]
   /** `better`, `worse` or `no-significant-change` at the 5 % level (SR by McNemar, PA by its interval). */
   verdict: 'better' | 'worse' | 'no-significant-change'
@@ -57,14 +60,17 @@ export function comparePaired(run: readonly PairedInputRow[], baseline: readonly
   const wins = samples.filter(s => s.outcome === 'win').length
   const losses = samples.filter(s => s.outcome === 'loss').length
   const paDiffs = samples.map(s => s.delta.PA)
-  const scdDiffs = samples.flatMap(s => (s.delta.SCD === null ? [] : [s.delta.SCD]))
+  // SCD pairs: samples scored in both runs. Its means are taken over these pairs only (an error row has no SCD), not
+  // over every paired sample as SR and PA are.
+  const scdPairs = samples.flatMap(s => (s.run.SCD === null || s.baseline.SCD === null ? [] : [{ run: s.run.SCD, baseline: s.baseline.SCD, delta: s.run.SCD - s.baseline.SCD }]))
+  const scdDiffs = scdPairs.map(pair => pair.delta)
   const comparison: Omit<PairedComparison, 'verdict' | 'verdict_line'> = {
     paired: samples.length,
     only_in_run: run.map(keyOf).filter(key => !base.has(key)),
     only_in_baseline: baseline.map(keyOf).filter(key => !ours.has(key)),
     SR: { run: mean(samples.map(s => s.run.SR)), baseline: mean(samples.map(s => s.baseline.SR)), delta: mean(samples.map(s => s.delta.SR)), wins, losses, ties: samples.length - wins - losses, mcnemar_p: mcnemarExact(wins, losses) },
     PA: { run: mean(samples.map(s => s.run.PA)), baseline: mean(samples.map(s => s.baseline.PA)), delta: mean(paDiffs), ci95: pairedBootstrap95(paDiffs) },
-    SCD: { paired: scdDiffs.length, delta: mean(scdDiffs), ci95: pairedBootstrap95(scdDiffs) },
+    SCD: { paired: scdPairs.length, run: mean(scdPairs.map(pair => pair.run)), baseline: mean(scdPairs.map(pair => pair.baseline)), delta: mean(scdDiffs), ci95: pairedBootstrap95(scdDiffs) },
     samples,
   }
   const verdict = verdictOf(comparison)

@@ -85,6 +85,19 @@ describe('comparePaired on two small runs', () => {
     expect(markdown).toContain('### vs baseline `runs/base`')
     expect(markdown).toContain('| b/s3 | 1 → 0 (loss) | -0.500 |')
   })
+
+  it('fills the SCD row\'s run and baseline cells with the means over the samples scored in both (issue #28)', () => {
+    // Scored in both: s1 (0.1 vs 2.1), s2 (0.2 vs 0.7), s3 (1 vs 0.5), s4 (0.3 vs 0.3); s5 failed in the run.
+    expect(comparison.SCD.run).toBeCloseTo(0.4, 15)
+    expect(comparison.SCD.baseline).toBeCloseTo(0.9, 15)
+    expect(comparison.SCD.delta).toBeCloseTo(comparison.SCD.run! - comparison.SCD.baseline!, 15)
+    const scdRow = formatComparisonMarkdown(comparison, 'runs/base').split('\n').find(line => line.startsWith('| SCD |'))
+    expect(scdRow).toMatch(/^\| SCD \| 0\.4000 \| 0\.9000 \| -0\.5000 \| 95 % paired bootstrap .* over 4 samples scored in both \|$/)
+    // No sample scored in both: the cells say so, they are not left empty.
+    const none = comparePaired([row(['s1', 0, 0, null])], [row(['s1', 1, 1, 0.5])])
+    expect(none.SCD).toMatchObject({ paired: 0, run: null, baseline: null, delta: null })
+    expect(formatComparisonMarkdown(none, 'runs/base')).toContain('| SCD | — | — | — |')
+  })
 })
 
 describe('checkBaselineGate', () => {

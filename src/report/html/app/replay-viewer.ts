@@ -6,6 +6,7 @@ import {
 } from 'three'
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js'
 import type { PosesRow, ViewerGeom, ViewerScene } from '../scene-data.ts'
+import { fitToFrame } from './fit-to-frame.ts'
 
 const COLOR_CORRECT = 0x3fb950
 const COLOR_WRONG = 0xf85149
@@ -30,7 +31,6 @@ export function createReplayViewer(canvas: HTMLCanvasElement, scene: ViewerScene
   // preserveDrawingBuffer keeps the last frame readable (tests check it is not blank).
   const renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true })
   renderer.setPixelRatio(window.devicePixelRatio)
-  renderer.setSize(canvas.clientWidth || 640, canvas.clientHeight || 420, false)
   const world = new Scene()
   world.background = new Color(BACKGROUND)
   world.add(new AmbientLight(0xffffff, 0.9))
@@ -56,7 +56,8 @@ export function createReplayViewer(canvas: HTMLCanvasElement, scene: ViewerScene
   })
   truth.forEach(body => { body.visible = false })
 
-  const camera = new PerspectiveCamera(38, (canvas.clientWidth || 640) / (canvas.clientHeight || 420), 0.01, 1000)
+  // The aspect is set by the frame's size (fitToFrame below) before the first render.
+  const camera = new PerspectiveCamera(38, 1, 0.01, 1000)
   camera.up.set(0, 0, 1)
   const controls = new OrbitControls(camera, canvas)
   let current = -1
@@ -87,6 +88,14 @@ export function createReplayViewer(canvas: HTMLCanvasElement, scene: ViewerScene
   }
 
   frame(camera, controls, world, parts, scene)
+  // The drawing buffer follows the size the page gives the canvas (CSS: the whole frame), so the scene fills it
+  // undistorted at any window width; `false`: the canvas's CSS size stays the page's.
+  const stopFitting = fitToFrame(canvas, ({ width, height }) => {
+    renderer.setSize(width, height, false)
+    camera.aspect = width / height
+    camera.updateProjectionMatrix()
+    if (current >= 0) render()
+  })
   show(stateOfStep.length - 1)
 
   return {
@@ -98,6 +107,7 @@ export function createReplayViewer(canvas: HTMLCanvasElement, scene: ViewerScene
     },
     partPositions: () => parts.map(body => [body.matrix.elements[12]!, body.matrix.elements[13]!, body.matrix.elements[14]!]),
     dispose() {
+      stopFitting()
       controls.dispose()
       geometries.forEach(geometry => geometry.dispose())
       partMaterials.forEach(material => material.dispose())
