@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
-import type { Plugin } from 'vite'
+import type { Plugin, ViteDevServer } from 'vite'
 import { benchmarkLayout, OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
 import { BenchmarkSession, createAgentRealmBundler } from '../src/harness/node/index.ts'
 import type { BenchmarkPackage } from '../src/package/index.ts'
@@ -16,7 +16,7 @@ import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, isUnsandboxedRun, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
 import { openPackageOnce } from './verify-progress.ts'
-import { RunningTests } from './running-tests.ts'
+import { PerTestRun, RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
 import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, onRefusal, rememberVitest, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
@@ -32,38 +32,56 @@ const SAMPLE_OVERHEAD_MS = 180_000
 export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let resolved: ReturnType<typeof resolveOptions> | undefined
   let opened: Promise<BenchmarkPackage> | undefined
-  let session: Promise<BenchmarkSession> | undefined
   let reporter: AggregateReporter | undefined
   // Which Vitest runs this process: an unsupported one stops the run here, before anything starts.
   const vitestAdapter = runningAdapter()
   // A block whose page is lost (its Chromium killed or crashed) fails the sample in flight and goes on in a new page.
   // A page that hung past its time limit (an agent that never yields) was closed: its sample is the agent's timeout.
   const onPageLost = async (loss: PageLoss): Promise<void> => {
+    const session = sessions.peek()
     if (session !== undefined) await (await session).pageLost(loss.block, loss.reason, loss.kind === 'page-hung' ? 'timeout' : 'interrupted')
   }
   /** Per block: closes its page when it stopped responding (installed by the recovering provider). */
   const closeHungPage = new Map<string, (reason: string) => Promise<void>>()
   // A block whose page cannot be recovered ends: what it has not finished is recorded failed, the others go on.
   const onBlockLost = async (end: { block: string; reason: string }): Promise<void> => {
+    const session = sessions.peek()
     if (session !== undefined) await (await session).blockLost(end.block, end.reason)
   }
   const runningTests = new RunningTests({
     onTestEnded: (block, sampleId) => {
-      void session?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
+      void sessions.peek()?.then(open => open.abandonSample(block, sampleId, 'the test ended before its sample finished (the page crashed, was closed or timed out)'))
     },
   })
 
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   // Verified once per process and package (the root config and every block project's run this), not per instance.
   const getPackage = (root: string) => (opened ??= openPackageOnce(getResolved(root).benchmark))
-  const getSession = (root: string) => (session ??= openSession(root))
-  const openSession = async (root: string) => BenchmarkSession.open({
+  // The files page agents were bundled from: a change to one reruns the block projects in watch mode (the page never
+  // imports them, so Vitest's module graph does not know them), and the Vite servers watch them.
+  const agentInputs = new Set<string>()
+  const viteServers: ViteDevServer[] = []
+  const watchAgentInputs = (files: readonly string[]) => {
+    for (const file of files) agentInputs.add(file)
+    for (const server of viteServers) server.watcher.add([...files])
+  }
+  // One session, run folder and ledger per Vitest run: a watch-mode rerun records fresh attempts in a new folder.
+  let sessionRoot = process.cwd()
+  const sessions = new PerTestRun(run => openSession(sessionRoot, run))
+  const getSession = (root: string) => {
+    sessionRoot = root
+    return sessions.get()
+  }
+  const openSession = async (root: string, run: number) => BenchmarkSession.open({
     ...getResolved(root),
+    // Resume is the first run's explicit choice: a watch-mode rerun attempts its samples afresh.
+    ...(run > 1 ? { resume: undefined } : {}),
     // The package config() opened and verified: verifying it again would only cost time.
     pkg: await getPackage(root),
     inputs: sharedInputGrants(),
-    // Page agents' code is bundled here, once per run, and handed to the page with each sample's start.
-    agentRealm: createAgentRealmBundler({ root }),
+    // Page agents' code is bundled here, once per run (a rerun after an agent edit bundles the edit), and handed to
+    // the page with each sample's start.
+    agentRealm: createAgentRealmBundler({ root, onBundled: watchAgentInputs }),
     recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
     awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
     onPageHung: (block, reason) => {
@@ -72,8 +90,13 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       else void close(reason)
     },
   }).then((ready) => {
-    // Installed once samples run, after Vitest's own SIGINT listener exists (it exits at once).
-    drainOnInterrupt(() => ready.interrupt(), line => console.error(line))
+    // Installed once samples run, after Vitest's own SIGINT listener exists (it exits at once); once per process, it
+    // drains the run in progress (watch mode: between runs there is nothing to drain, and Ctrl-C quits).
+    drainOnInterrupt(() => {
+      if (!sessions.running) return false
+      void sessions.peek()?.then(current => current.interrupt())
+      return true
+    }, line => console.error(line))
     return ready
   })
 
@@ -149,15 +172,17 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         outputs: { curves: settings.curves, baseline: settings.baseline, report: settings.report, scoringBackend: settings.scoringBackend },
         stepSummary: process.env.GITHUB_STEP_SUMMARY,
         thresholds: block => thresholdsFor(settings, block),
-        runDir: async () => (session === undefined ? undefined : (await session).runDir()),
-        ledger: async () => (session === undefined ? undefined : (await session).ledger),
-        close: async (status, errors) => { if (session !== undefined) await (await session).close(status, errors) },
+        runDir: async () => (await sessions.peek())?.runDir(),
+        ledger: async () => (await sessions.peek())?.ledger,
+        close: async (status, errors) => { await (await sessions.peek())?.close(status, errors) },
       })
-      offerReporters([reporter, runningTests])
+      offerReporters([reporter, runningTests, sessions])
       // What the gates refuse (a foreign socket, a page's cancel) is a run error, whichever Vite server refused it.
       const aggregate = reporter
       onRefusal(message => aggregate.recordRefusal(message))
-      return { ...shared, test: { ...together, projects } }
+      // An agent module is no test's import: a change to a file its bundle was built from reruns the block suite.
+      const agentEdits = { pattern: /./, testsToRun: (file: string) => (agentInputs.has(file) ? BLOCK_SUITE : undefined) }
+      return { ...shared, test: { ...together, projects, watchTriggerPatterns: [agentEdits] } }
     },
     configureVitest({ vitest, project }) {
       // The browser API gate checks sessions against the run's Vitest. No page cancels the run (only Vitest's own --bail, counted in Node).
@@ -172,7 +197,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       installOfferedReporters(vitest)
       // JUnit names suites and classnames after the test file, which all block projects share: name them after the block.
       // A sample the stopped run did not start is skipped with Node's stop reason (a session that failed to open has none).
-      useBlockJUnit(vitest, vitestAdapter, () => session?.then(open => open.stopReason, () => undefined))
+      useBlockJUnit(vitest, vitestAdapter, () => sessions.peek()?.then(open => open.stopReason, () => undefined))
     },
     configResolved(config) {
       // Every Vite server of the run judges file paths in their canonical form too (`/./`, `x/../`, symlinks).
@@ -181,6 +206,9 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.
       if (opened === undefined || resolved === undefined) return
+      // Its watcher (watch mode) also watches the agent's files bundled so far and to come.
+      viteServers.push(server)
+      if (agentInputs.size > 0) server.watcher.add([...agentInputs])
       // First of all middlewares: nothing of the package, the runs or the demonstrations leaves this server.
       const settings = resolved
       // Vitest's browser API and Vite's HMR socket only from the run's own pages, each for its own project.

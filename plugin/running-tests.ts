@@ -67,3 +67,48 @@ export class RunningTests implements Reporter {
     }
   }
 }
+
+/**
+ * One value per Vitest run (the benchmark session and its run folder): `vitest run` has one run, watch mode one per
+ * rerun (`r`, a changed file, a new `-t` filter). The value is opened on first use within a run; the next run's start
+ * drops it, so that run's first use opens a fresh one, and `open` learns which run (1 for the first) it serves. The
+ * dropped value was ended by the run's end (the aggregate reporter closes the session there): Vitest ends a run,
+ * its reporters included, before it starts the next one (a keyboard rerun cancels the run in progress and waits).
+ */
+export class PerTestRun<T> implements Reporter {
+  private value: Promise<T> | undefined
+  private runs = 0
+  private inProgress = false
+  private readonly open: (run: number) => Promise<T>
+
+  constructor(open: (run: number) => Promise<T>) {
+    this.open = open
+  }
+
+  onTestRunStart(): void {
+    this.runs += 1
+    this.inProgress = true
+    // The first run keeps a value opened before it started (none is, in practice: samples open it).
+    if (this.runs > 1) this.value = undefined
+  }
+
+  onTestRunEnd(): void {
+    this.inProgress = false
+  }
+
+  /** The current run's value, opened now if it has none. */
+  get(): Promise<T> {
+    this.value ??= this.open(Math.max(this.runs, 1))
+    return this.value
+  }
+
+  /** The current run's value, if one was opened (undefined between a rerun's start and its first use). */
+  peek(): Promise<T> | undefined {
+    return this.value
+  }
+
+  /** Whether a run has started and not ended (watch mode waits between runs with none). */
+  get running(): boolean {
+    return this.inProgress
+  }
+}

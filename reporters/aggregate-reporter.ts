@@ -65,6 +65,8 @@ export class AggregateReporter implements Reporter {
   /** In `--merge-reports`: the shards' run records, and the entries read from them. */
   private recordedRuns: RecordedRuns | undefined
   private readonly mergedEntries = new Map<string, LedgerEntry>()
+  /** A run ended here: the next one (watch mode) starts with none of its tests, errors or timings. */
+  private runEnded = false
 
   constructor(options: AggregateReporterOptions) {
     this.options = options
@@ -72,6 +74,17 @@ export class AggregateReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    this.started = performance.now()
+  }
+
+  /** Watch mode: each rerun is a run of its own, with its own session (plugin/index.ts), rows and files. */
+  onTestRunStart(): void {
+    if (!this.runEnded) return
+    this.runEnded = false
+    this.tests.clear()
+    this.integrity.length = 0
+    this.recordedRuns = undefined
+    this.mergedEntries.clear()
     this.started = performance.now()
   }
 
@@ -145,6 +158,7 @@ export class AggregateReporter implements Reporter {
   }
 
   async onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = [], reason?: TestRunEndReason): Promise<void> {
+    this.runEnded = true
     // Before anything awaits (every reporter's onTestRunEnd starts now, JUnit reads the tasks after its first await):
     // Node's account again over any page update that came after the test's result.
     for (const test of this.tests.values()) if (test.amendment !== undefined) amendTestRecord(test.testCase, test.amendment)

@@ -25,9 +25,10 @@ export interface InterruptHost {
 
 /**
  * Takes over SIGINT from the listeners present now (Vitest's, which exit the process 1 ms later). Returns a
- * function that gives SIGINT back. Installing twice is a no-op.
+ * function that gives SIGINT back. Installing twice is a no-op. `onFirst` returns false when there is nothing to drain
+ * (watch mode between runs): that SIGINT quits at once.
  */
-export function drainOnInterrupt(onFirst: () => void, log: (line: string) => void, host: InterruptHost = process): () => void {
+export function drainOnInterrupt(onFirst: () => boolean | void, log: (line: string) => void, host: InterruptHost = process): () => void {
   const slot = Symbol.for('assembly-world-bench.sigint')
   if (Reflect.get(host, slot) === true) return () => {}
   Reflect.set(host, slot, true)
@@ -40,9 +41,10 @@ export function drainOnInterrupt(onFirst: () => void, log: (line: string) => voi
     Reflect.set(host, slot, false)
   }
   function onSignal(signal: NodeJS.Signals, signalNumber?: number): void {
-    if (interrupted) {
+    const idle = !interrupted && onFirst() === false
+    if (interrupted || idle) {
       restore()
-      log('awb: interrupted again: the drain was cut short; samples still in flight stay unfinished (AWB_RESUME runs them again). Exiting with 130.')
+      log(idle ? 'awb: interrupted between runs: exiting with 130.' : 'awb: interrupted again: the drain was cut short; samples still in flight stay unfinished (AWB_RESUME runs them again). Exiting with 130.')
       // Set the status before Vitest's listener runs: it only fills an unset `exitCode`, from the signal number it
       // expects as the second argument, and a listener called with the name alone computes `Number('SIGINT')`, NaN,
       // which Node rejects with a RangeError instead of exiting.
@@ -57,7 +59,6 @@ export function drainOnInterrupt(onFirst: () => void, log: (line: string) => voi
     }
     interrupted = true
     log('awb: interrupted: no new samples start; samples in flight save their world and are recorded as interrupted. Press Ctrl-C again to quit now.')
-    onFirst()
   }
   host.on('SIGINT', onSignal)
   return restore

@@ -1,7 +1,7 @@
 // Node only: bundles the code that page agents run in their realm (src/agents/realm), with Vite's public build()
 // API, in memory, once per run and entry. The page never imports an agent from the Vite server: it gets this code in
 // the sample's start response and evaluates it inside a sandboxed frame.
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { packageModule } from '../../shared/package-root.ts'
 import { AgentRealmError, REALM_ENTRIES } from '../../agents/realm/index.ts'
 
@@ -20,6 +20,11 @@ export interface AgentRealmBundler {
 export interface AgentRealmBundlerOptions {
   /** The project root: a user's module is resolved, and its `.env` files read, as the test server would. */
   root: string
+  /**
+   * Hears the files each bundle was built from (absolute paths: the agent module and everything it imports, the
+   * realm's own code included; no virtual modules), so that watch mode can rerun the samples when one changes.
+   */
+  onBundled?: ((files: readonly string[]) => void) | undefined
 }
 
 /** The file name of the generated entry around a user's module (it exists only in the build; Vite resolves it in the root). */
@@ -32,7 +37,10 @@ export function createAgentRealmBundler(options: AgentRealmBundlerOptions): Agen
       const key = entry.kind === 'module' ? `module:${entry.path}` : entry.kind
       let code = cache.get(key)
       if (code === undefined) {
-        code = bundle(options.root, entry)
+        code = bundle(options.root, entry).then(({ code, files }) => {
+          options.onBundled?.(files)
+          return code
+        })
         cache.set(key, code)
       }
       return code
@@ -40,7 +48,7 @@ export function createAgentRealmBundler(options: AgentRealmBundlerOptions): Agen
   }
 }
 
-async function bundle(root: string, entry: RealmEntry): Promise<string> {
+async function bundle(root: string, entry: RealmEntry): Promise<{ code: string; files: string[] }> {
   const vite = await import('vite')
   const moduleEntryPath = join(root, MODULE_ENTRY)
   let output: Awaited<ReturnType<typeof vite.build>>
@@ -87,10 +95,16 @@ async function bundle(root: string, entry: RealmEntry): Promise<string> {
   for (const result of Array.isArray(output) ? output : [output]) {
     if (!('output' in result)) continue
     const chunks = result.output.filter(item => item.type === 'chunk')
-    if (chunks.length === 1 && chunks[0]!.type === 'chunk') return chunks[0]!.code
+    const chunk = chunks[0]
+    if (chunks.length === 1 && chunk !== undefined && chunk.type === 'chunk') return { code: chunk.code, files: bundleInputs(chunk.moduleIds, moduleEntryPath) }
     throw new AgentRealmError('AGENT_REALM_BUNDLE_FAILED', `Vite produced ${chunks.length} chunks for the agent realm; it must be one`)
   }
   throw new AgentRealmError('AGENT_REALM_BUNDLE_FAILED', 'Vite produced no script for the agent realm')
+}
+
+/** The files a bundle was built from: its modules less virtual ones (`\0…`) and the generated entry. */
+function bundleInputs(moduleIds: readonly string[], moduleEntryPath: string): string[] {
+  return moduleIds.filter(id => id !== moduleEntryPath && !id.startsWith('\0') && isAbsolute(id)).map(id => id.split('?')[0]!)
 }
 
 /**

@@ -90,6 +90,18 @@ describe('drainOnInterrupt', () => {
     expect(lines).toHaveLength(2)
   })
 
+  it('quits on the first Ctrl-C when there is nothing to drain (watch mode between runs)', () => {
+    const host = fakeProcess()
+    const exited: string[] = []
+    host.on('SIGINT', vitestOnExit(host, exited))
+    const lines: string[] = []
+    drainOnInterrupt(() => false, line => lines.push(line), host)
+    pressCtrlC(host)
+    expect(exited).toEqual(['SIGINT'])
+    expect(host.exitCode).toBe(SIGINT_EXIT_CODE)
+    expect(lines).toEqual([expect.stringMatching(/^awb: interrupted between runs/)])
+  })
+
   it('installs once per process: a second install is a no-op', () => {
     const host = fakeProcess()
     let drains = 0
