@@ -97,15 +97,18 @@ describe('the main job', () => {
 
   it('gives the same aggregate from two shards merged as from one run', async () => {
     const reports = join(work, 'blobs')
+    const shardOutputs: string[] = []
     for (const shard of ['1/2', '2/2']) {
       const run = await vitest([...PROJECTS, `--shard=${shard}`, '--reporter=blob', `--outputFile.blob=${join(reports, `blob-${shard.replace('/', '-')}.json`)}`])
       expect(run.output).not.toMatch(/Startup Error/)
+      shardOutputs.push(`--- shard ${shard} ---\n${run.output}`)
     }
     const merged = await vitest(['--merge-reports', reports])
     const [one, two] = [await writtenSummary(unsharded.output), await writtenSummary(merged.output)]
     // Wall-clock durations differ between runs by nature; every score and count must be identical.
     for (const summary of [one, two]) delete (summary.resources as Record<string, unknown>).duration_seconds
-    expect(two).toEqual(one)
+    // On a difference, what each shard and the merge printed says which sample went missing, and why.
+    expect(two, [...shardOutputs, `--- merge ---\n${merged.output}`].join('\n')).toEqual(one)
   }, 300_000)
 
   describe('API agents through the browser', () => {
