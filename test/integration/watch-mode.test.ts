@@ -1,7 +1,7 @@
 // Watch mode as the inner loop: `vitest watch` on one sample with a page agent module, then an edit of the module.
 // The edit reruns the block (the agent is no import of the test, so the plugin names its bundle's files to Vitest's
 // watcher), and the rerun is a run of its own: a new run folder, a fresh attempt, the edited agent's calls recorded.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -28,7 +28,10 @@ function agentSource(calls: readonly string[]): string {
 }
 
 let dir: string | undefined
+/** The watching Vitest: killed with its process group here too, so a test that times out leaves nothing running. */
+let watcher: ChildProcess | undefined
 afterAll(async () => {
+  if (watcher?.pid !== undefined && watcher.exitCode === null && watcher.signalCode === null) process.kill(-watcher.pid, 'SIGKILL')
   if (dir !== undefined) await rm(dir, { recursive: true, force: true })
 })
 
@@ -38,7 +41,7 @@ describe('watch mode', () => {
     const runs = join(dir, 'runs')
     const agent = join(dir, 'agent.ts')
     await writeFile(agent, agentSource(['list_objects']))
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--project', BLOCK, '-t', SAMPLE], {
+    const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
       env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
