@@ -72,24 +72,27 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     sessionRoot = root
     return sessions.get()
   }
-  const openSession = async (root: string, run: number) => BenchmarkSession.open({
-    ...getResolved(root),
-    // Resume is the first run's explicit choice: a watch-mode rerun attempts its samples afresh.
-    ...(run > 1 ? { resume: undefined } : {}),
+  const openSession = async (root: string, run: number) => {
+    const settings = getResolved(root)
     // The package config() opened and verified: verifying it again would only cost time.
-    pkg: await getPackage(root),
-    inputs: sharedInputGrants(),
-    // Page agents' code is bundled here, once per run (a rerun after an agent edit bundles the edit), and handed to
-    // the page with each sample's start.
-    agentRealm: createAgentRealmBundler({ root, onBundled: watchAgentInputs }),
-    recordedOptions: { command: 'vitest', ...getResolved(root), argv: process.argv.slice(2) },
-    awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
-    onPageHung: (block, reason) => {
-      const close = closeHungPage.get(block)
-      if (close === undefined) console.error(`awb: ${reason}; browser recovery is off, so the page stays: stop the run (Ctrl-C) and continue with AWB_RESUME`)
-      else void close(reason)
-    },
-  }).then((ready) => {
+    const pkg = await getPackage(root)
+    const session = await BenchmarkSession.open({
+      ...settings,
+      // Resume is the first run's explicit choice: a watch-mode rerun attempts its samples afresh.
+      ...(run > 1 ? { resume: undefined } : {}),
+      pkg,
+      inputs: sharedInputGrants(),
+      // Page agents' code is bundled here, once per run (a rerun after an agent edit bundles the edit), and handed to
+      // the page with each sample's start; no bundle may read what the page may not (defence:bundle-reads).
+      agentRealm: createAgentRealmBundler({ root, protectedDirs: expandProtectedDirs(runProtectedDirs(settings, pkg.root)), onBundled: watchAgentInputs }),
+      recordedOptions: { command: 'vitest', ...settings, argv: process.argv.slice(2) },
+      awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
+      onPageHung: (block, reason) => {
+        const close = closeHungPage.get(block)
+        if (close === undefined) console.error(`awb: ${reason}; browser recovery is off, so the page stays: stop the run (Ctrl-C) and continue with AWB_RESUME`)
+        else void close(reason)
+      },
+    })
     // Installed once samples run, after Vitest's own SIGINT listener exists (it exits at once); once per process, it
     // drains the run in progress (watch mode: between runs there is nothing to drain, and Ctrl-C quits).
     drainOnInterrupt(() => {
@@ -97,8 +100,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       void sessions.peek()?.then(current => current.interrupt())
       return true
     }, line => console.error(line))
-    return ready
-  })
+    return session
+  }
 
   return {
     name: 'assembly-world-bench',

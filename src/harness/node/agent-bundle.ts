@@ -4,6 +4,7 @@
 import { isAbsolute, join } from 'node:path'
 import { packageModule } from '../../shared/package-root.ts'
 import { AgentRealmError, REALM_ENTRIES } from '../../agents/realm/index.ts'
+import { createBundleReadGuard, refuseProtectedReads, type BundleReadGuard } from './bundle-read-guard.ts'
 
 /** What a realm runs: the replay and idle agents, the API agents' loop, or a user's agent module (absolute path). */
 export type RealmEntry = { kind: 'built-in' } | { kind: 'api' } | { kind: 'module'; path: string }
@@ -21,6 +22,13 @@ export interface AgentRealmBundlerOptions {
   /** The project root: a user's module is resolved, and its `.env` files read, as the test server would. */
   root: string
   /**
+   * The folders no bundle may read from (absolute): the package, the runs, the demonstrations, the fixtures and their
+   * generator (plugin/serve-guard.ts `runProtectedDirs`). Vite in Node reads any file a module names, so an agent
+   * module that imports `…/evaluation.json?raw` would carry the answers into its realm: such a module is refused
+   * (defence:bundle-reads).
+   */
+  protectedDirs: readonly string[]
+  /**
    * Hears the files each bundle was built from (absolute paths: the agent module and everything it imports, the
    * realm's own code included; no virtual modules), so that watch mode can rerun the samples when one changes.
    */
@@ -32,12 +40,13 @@ const MODULE_ENTRY = '__awb_agent_realm_entry__.js'
 
 export function createAgentRealmBundler(options: AgentRealmBundlerOptions): AgentRealmBundler {
   const cache = new Map<string, Promise<string>>()
+  const guard = createBundleReadGuard(options.protectedDirs)
   return {
     code(entry) {
       const key = entry.kind === 'module' ? `module:${entry.path}` : entry.kind
       let code = cache.get(key)
       if (code === undefined) {
-        code = bundle(options.root, entry).then(({ code, files }) => {
+        code = bundle(options.root, entry, guard).then(({ code, files }) => {
           options.onBundled?.(files)
           return code
         })
@@ -48,7 +57,7 @@ export function createAgentRealmBundler(options: AgentRealmBundlerOptions): Agen
   }
 }
 
-async function bundle(root: string, entry: RealmEntry): Promise<{ code: string; files: string[] }> {
+async function bundle(root: string, entry: RealmEntry, guard: BundleReadGuard): Promise<{ code: string; files: string[] }> {
   const vite = await import('vite')
   const moduleEntryPath = join(root, MODULE_ENTRY)
   let output: Awaited<ReturnType<typeof vite.build>>
@@ -66,7 +75,7 @@ async function bundle(root: string, entry: RealmEntry): Promise<{ code: string; 
       },
       // A browser has no `process`: libraries that read NODE_ENV get the value any built bundle gives them.
       define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-      plugins: [refuseVitestImports(), ...(entry.kind === 'module' ? [moduleEntry(moduleEntryPath, entry.path)] : [])],
+      plugins: [refuseProtectedReads(guard, root), refuseVitestImports(), ...(entry.kind === 'module' ? [moduleEntry(moduleEntryPath, entry.path)] : [])],
       build: {
         write: false,
         minify: false,

@@ -5,7 +5,7 @@ import type { BrowserCommand } from 'vitest/node'
 import { createAgentRealmBundler, type RealmEntry } from '../../../src/harness/node/index.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..')
-const bundler = createAgentRealmBundler({ root: ROOT })
+const bundler = createAgentRealmBundler({ root: ROOT, protectedDirs: [] })
 
 /** The entry a browser test asks for: a module by its path from the repository root. */
 export type TestRealmEntry = { kind: 'built-in' } | { kind: 'api' } | { kind: 'module'; path: string }
