@@ -12,6 +12,9 @@ export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   optimizeDeps: { include: ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
   test: {
+    // Two files at a time (Vitest takes one less than the cores, so one on CI's two): most integration files wait on
+    // child runs and browsers, and the unit files fill those waits.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -20,6 +23,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // Integration files run their independent child runs at once (`describe.concurrent`): each mostly waits on
+          // its browsers and agents, but three at a time is what two cores carry without starving the others.
+          maxConcurrency: 3,
         },
       },
       {

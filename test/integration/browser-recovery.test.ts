@@ -6,12 +6,14 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findChromium } from '../../src/shared/chromium.ts'
+import { startReleaseBarrier } from '../helpers/release-barrier.ts'
 import { BLOCK, CHILD_MS, chromiumOf, newRuns, removeRunFolders, results, runDirs, runningSamples, SAMPLES, SLOW_AGENT, SPINNING_AGENT, status, vitestRun } from '../helpers/long-run.ts'
 
 afterAll(removeRunFolders)
 
 
-describe('faults in the middle of a sample', () => {
+// Each test is its own child run with its own runs folder, mostly waiting on its agents: they run at once.
+describe.concurrent('faults in the middle of a sample', () => {
   const projects = [BLOCK, 'partnet-none']
 
   it.each([
@@ -20,7 +22,9 @@ describe('faults in the middle of a sample', () => {
   ] as const)('a block whose %s fails only its sample in flight: the block goes on in a new page, the other block completes, summaries are written', async (_what, target, reason, resume) => {
     const runs = await newRuns()
     let inFlight: string | undefined
-    const crashed = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SLOW_AGENT, VITE_AWB_SLOW_MS: '8000' }, {
+    // Every sample's agent waits at the barrier until the fault struck; then the run finishes at full speed.
+    const barrier = await startReleaseBarrier()
+    const crashed = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SLOW_AGENT, VITE_AWB_RELEASE_URL: barrier.url }, {
       // Both blocks are in the middle of a sample: the other block's must survive the kill.
       when: async () => {
         const running = await runningSamples(runs)
@@ -31,8 +35,9 @@ describe('faults in the middle of a sample', () => {
         const victims = chromiumOf(pid, BLOCK, target)
         if (victims.length === 0) throw new Error(`no Chromium ${target} of block ${BLOCK} was found under the run`)
         for (const victim of victims) process.kill(victim, 'SIGKILL')
+        barrier.release()
       },
-    }, projects)
+    }, projects).finally(() => barrier.close())
     // The lost sample's test fails; every other test passes.
     expect(crashed.code, crashed.output).toBe(1)
     expect(crashed.output).toMatch(/1 failed \| 7 passed/)
@@ -76,7 +81,7 @@ describe('faults in the middle of a sample', () => {
   }, CHILD_MS)
 })
 
-describe('a page agent that never yields', () => {
+describe.concurrent('a page agent that never yields', () => {
   it('is ended at its time limit: its realm spins in its own process, so the harness stops it, saves its world and the block goes on', async () => {
     const runs = await newRuns()
     // Misc/grefodun is the block's only 7-part sample: its agent spins; the others stop at once and are scored.

@@ -12,7 +12,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONSOLE_MARKER, type Probe, type ProbeOutcome } from './hostile/hostile-agent.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
@@ -378,10 +378,21 @@ function expectNoGroundTruth(attackResult: Attack, outcomes: readonly ProbeOutco
   }
 }
 
+// The two attacks are child runs that mostly wait on their pages: both start before the first test, and run at once.
+const attacks = new Map<'inside' | 'outside', Promise<Attack>>()
+beforeAll(() => {
+  for (const where of ['inside', 'outside'] as const) {
+    const pending = attack(where)
+    // Awaited by its describe's first test; a failure before then is that test's, not an unhandled rejection.
+    pending.catch(() => undefined)
+    attacks.set(where, pending)
+  }
+})
+
 describe.each(['inside', 'outside'] as const)('a hostile page agent in a real run (package %s the project)', (where) => {
   let result: Attack
   it('runs the hostile agent in its realm beside a real sample\'s page, and the page accomplice in that page', async () => {
-    result = await attack(where)
+    result = await attacks.get(where)!
     expect(result.origin, result.output).toMatch(/^http:\/\/(localhost|127\.0\.0\.1):\d+$/)
     expect(result.realm.length, result.output).toBe(realmProbes(result, result.origin!).length)
     expect(result.before.length, result.output).toBeGreaterThan(30)

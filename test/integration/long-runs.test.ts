@@ -9,7 +9,8 @@ import { blockFigures, CHILD_MS, FAILING_AGENT, removeRunFolders, newRuns, resul
 
 afterAll(removeRunFolders)
 
-describe('kill -9 mid-block, then AWB_RESUME', () => {
+// Each test is its own child runs with its own runs folder: they run at once (test/vitest.config.ts caps how many).
+describe.concurrent('kill -9 mid-block, then AWB_RESUME', () => {
   let baseline: BlockFigures
   beforeAll(async () => {
     const runs = await newRuns()
@@ -47,7 +48,7 @@ describe('kill -9 mid-block, then AWB_RESUME', () => {
   }, 2 * CHILD_MS)
 })
 
-describe('stop rules', () => {
+describe.concurrent('stop rules', () => {
   it('three infrastructure failures pause the run, skip the rest, and --retry-failed runs exactly the failed ones', async () => {
     const runs = await newRuns()
     const failing = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: FAILING_AGENT })
