@@ -6,8 +6,9 @@ import { awbTestRealmCode } from './browser/support/realm-commands.ts'
 
 const chromium = findChromium()
 
-// The project's own test suite (`npm test`): `unit` runs in Node, `browser` in headless Chromium through
-// Playwright. The benchmark itself (one project per block) is the root vitest.config.ts.
+// The project's own test suite (`npm test`): `unit` and `integration` run in Node, `browser` in headless Chromium
+// through Playwright; `npm run test:unit` (unit and browser) is the inner loop. The benchmark itself (one project per
+// block) is the root vitest.config.ts.
 export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   optimizeDeps: { include: ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
@@ -20,7 +21,16 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           // Integration files run their independent child runs at once (`describe.concurrent`): each mostly waits on
