@@ -2,12 +2,13 @@
 // outside node_modules) run one sample each end to end through the browser, as users run the benchmark (`vitest run`
 // in a child process), against a local model server speaking the providers' streamed wire formats. Checks what the
 // CLIs must do with default settings: reach the tools (more than zero calls), finish, get scored, full result.json;
-// every version gets the same assertions. The fixture, the model server and the scratch folder are shared by all.
+// every version gets the same assertions. The fixture and the scratch folder are shared by all; each version has its
+// own model server, and the versions run at once.
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { runCliAgent, TESTED_CLI_VERSIONS, type CliAgentKind } from '../../src/agents/cli/index.ts'
 import { composePrompt } from '../../src/agents/index.ts'
 import { checkAgentCli } from '../../src/cli/commands/doctor.ts'
@@ -26,7 +27,6 @@ const RUN_TIMEOUT_MS = 240_000
 
 let fixture: PackageFixture
 let work: string
-let server: SseModelServer
 /** Every tested version of each CLI, keyed `<kind>@<version>`. */
 const clis = new Map<string, InstalledCli>()
 
@@ -41,7 +41,6 @@ beforeAll(async () => {
     blocks: [{ name: BLOCK, source: 'partnet', repoId: 'AssemblyWorld/source-1', configId: 'fixture', referenceMode: 'none', samples: [{ id: 'sample-00', partIds: ['a', 'b'] }] }],
   })
   work = await mkdtemp(join(tmpdir(), 'awb-real-cli-'))
-  server = await startSseModelServer()
   // Each version has its own cache folder, so a cold cache installs them side by side.
   await Promise.all((['claude', 'codex'] as const).flatMap(kind => TESTED_CLI_VERSIONS[kind].versions.map(async (version) => {
     clis.set(`${kind}@${version}`, await ensureAgentCli(kind, version))
@@ -49,7 +48,6 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT_MS)
 
 afterAll(async () => {
-  await server?.close()
   await fixture?.cleanup()
   if (work !== undefined) await rm(work, { recursive: true, force: true })
 })
@@ -113,6 +111,9 @@ async function expectDoctorTested(kind: CliAgentKind, cli: InstalledCli, tools: 
 
 /** An MCP server that cannot connect is never a pass: an infrastructure failure with the reason. */
 async function expectUnreachableServerFails(kind: CliAgentKind, cli: InstalledCli): Promise<void> {
+  // Its own model server: the version's other tests read theirs' request log at the same time.
+  const server = await startSseModelServer()
+  onTestFinished(() => server.close())
   const home = join(work, `home-unreachable-${kind}@${cli.version}`)
   await mkdir(home, { recursive: true })
   const run = await runCliAgent({
@@ -135,9 +136,13 @@ async function expectUnreachableServerFails(kind: CliAgentKind, cli: InstalledCl
   expect(run.execution.error).toMatch(/^InfrastructureError: /)
 }
 
-describe.each(TESTED_CLI_VERSIONS.claude.versions)('Claude Code %s through the browser', (version) => {
+// Each version's runs are their own (model server, HOME, runs folder): the versions run at once.
+describe.concurrent.each(TESTED_CLI_VERSIONS.claude.versions)('Claude Code %s through the browser', (version) => {
+  let server: SseModelServer
+  beforeAll(async () => { server = await startSseModelServer() })
+  afterAll(async () => { await server?.close() })
+
   it('connects the MCP server before its first request, calls the tools, is scored', async () => {
-    server.requests.length = 0
     const run = await runBenchmark('claude', installed('claude', version), { AWB_MODEL: 'claude-fake', ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-fake' })
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
     const records = await sampleRecords(run.runDir)
@@ -161,9 +166,13 @@ describe.each(TESTED_CLI_VERSIONS.claude.versions)('Claude Code %s through the b
   }, RUN_TIMEOUT_MS)
 })
 
-describe.each(TESTED_CLI_VERSIONS.codex.versions)('Codex CLI %s through the browser', (version) => {
+// Each version's runs are their own (model server, HOME, runs folder): the versions run at once.
+describe.concurrent.each(TESTED_CLI_VERSIONS.codex.versions)('Codex CLI %s through the browser', (version) => {
+  let server: SseModelServer
+  beforeAll(async () => { server = await startSseModelServer() })
+  afterAll(async () => { await server?.close() })
+
   it('OPENAI_BASE_URL honoured, reconnect notices are warnings, tools called, scored', async () => {
-    server.requests.length = 0
     const run = await runBenchmark('codex', installed('codex', version), { AWB_MODEL: 'gpt-fake', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: 'sk-fake', CODEX_API_KEY: '' })
     expect(run.output).toMatch(/Tests\s+1 passed \(1\)/)
     const records = await sampleRecords(run.runDir)
