@@ -1,13 +1,19 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { decodeEpisode, encodeEpisode } from '../../../src/episode/index.ts'
 import { buildSetupEpisode } from '../../helpers/episode-fixture.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 
+const workspaces: string[] = []
+afterAll(async () => {
+  for (const dir of workspaces) await rm(dir, { recursive: true, force: true })
+})
+
 async function workspace(calls: string): Promise<{ dir: string, episode: string, calls: string, out: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'awb-env-'))
+  workspaces.push(dir)
   const episode = join(dir, 'in.episode.zip')
   await writeFile(episode, await encodeEpisode(buildSetupEpisode()))
   await writeFile(join(dir, 'calls.jsonl'), calls)
