@@ -1,6 +1,6 @@
 // The aggregate reporter: a live line per finished sample, then the block/source/overall table, the official
 // files in the run directory, timing figures and the gates. A thin adapter over src/report and src/scoring.
-import { appendFile, mkdir } from 'node:fs/promises'
+import { appendFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { existsSync } from 'node:fs'
@@ -8,7 +8,7 @@ import { SAMPLE_ANNOTATION_TYPES, sampleAnnotations, type SampleMeta } from '../
 import { ledgerMeta, ledgerVerdict, RecordedRuns, type LedgerEntry, type SampleLedger, type Thresholds } from '../src/harness/node/index.ts'
 import { sampleKey } from '../src/package/index.ts'
 import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
-import { newRunId } from '../src/runs/index.ts'
+import { MergedRunWriter } from '../src/runs/index.ts'
 import { compareCodePoints } from '../src/shared/code-points.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
 import { amendTestRecord, blockOfProject, type TestRecordAmendment } from '../plugin/vitest-compat/index.ts'
@@ -22,7 +22,7 @@ export interface AggregateReporterOptions {
   runDir(): Promise<string | undefined>
   /** What Node recorded of each sample in this process (undefined: no sample started here, e.g. `--merge-reports`). */
   ledger(): Promise<SampleLedger | undefined>
-  /** Where a merged report without a run directory of its own is written. */
+  /** Where the shard runs of a `--merge-reports` are (by id), and where the merged run is written. */
   runsRoot: string
   /** Ends the run (run.json status and run-level errors, samples left open, scoring workers). */
   close(status: 'completed' | 'failed', errors: readonly string[]): Promise<void>
@@ -174,6 +174,8 @@ export class AggregateReporter implements Reporter {
       await this.options.close('failed', errors)
       return
     }
+    // A merge (--merge-reports) ran no sample here: its rows are the shard runs' records, and its own run says which.
+    const merged = runDir === undefined ? await this.mergedRun(errors) : undefined
     const rows = metas.map(meta => meta.row)
     const summary = summarize(rows, this.options.layout, { protocol: this.options.protocol })
     const gates = checkGates(summary, this.options.gates, this.options.layout.blocks.map(b => b.name), this.options.layout.sources)
@@ -183,24 +185,49 @@ export class AggregateReporter implements Reporter {
     gates.push(...baseline.gates)
     // A merged report (--merge-reports) ran no sample here: its wall time says nothing about the run.
     this.print('', formatSummaryTable(summary, this.options.layout), '', ...(metas.length === 0 ? ['timing: no sample finished'] : this.timingLines(metas, runDir !== undefined)))
-    const dir = runDir ?? join(this.options.runsRoot, `${newRunId(new Date())}-report`)
-    await mkdir(dir, { recursive: true })
+    const dir = runDir ?? merged?.writer.dir
+    if (dir === undefined) {
+      await this.options.close('failed', errors)
+      process.exitCode = 1
+      return
+    }
     const unsandboxed = this.options.unsandboxed === undefined ? '' : `\n> **Unsandboxed run.** ${this.options.unsandboxed}\n`
     if (this.options.unsandboxed !== undefined) this.print(`awb: unsandboxed run: ${this.options.unsandboxed}`)
     const paths = await writeReportFiles(dir, { summary, rows, markdown: formatSummaryMarkdown(summary, this.options.layout, gates) + unsandboxed + baseline.markdown }, this.options.stepSummary)
     this.print(`awb: wrote ${paths.join(', ')}`)
     if (baseline.verdictLine !== null) this.print(`awb ${baseline.verdictLine}`)
-    if (runDir !== undefined) await this.writeExtras(runDir, extras, this.options.stepSummary)
+    await this.writeExtras(dir, extras, this.options.stepSummary)
     const failed = gates.filter(gate => gate.status === 'failed')
     if (gates.length > 0) this.print('', 'awb gates', ...formatGateTable(gates), formatGateVerdict(gates))
     const untrusted = this.integrity.length + (this.recordedRuns?.problems.length ?? 0)
     for (const problem of this.recordedRuns?.problems ?? []) this.print(`awb integrity: ${problem}`)
     if (untrusted > 0) this.print('', `awb integrity: ${untrusted} test report(s) without Node's support; the run fails`)
-    await this.options.close(failed.length === 0 && errors.length === 0 ? 'completed' : 'failed', errors)
+    const status = failed.length === 0 && errors.length === 0 ? 'completed' : 'failed'
+    await this.options.close(status, errors)
+    if (merged !== undefined) {
+      await merged.writer.finish(status, errors)
+      this.print(`awb: merged run ${merged.writer.dir} (its rows are the records of ${merged.shards.length} shard run${merged.shards.length === 1 ? '' : 's'}: ${merged.shards.join(', ')}); awb status, awb report and awb eval take this folder`)
+    }
     // A failed gate, or a page report Node's record contradicts, fails the run even when every test passed. Not
     // thrown: a reporter's exception is an "Unhandled Error" with a stack; Vitest exits with process.exitCode, which it
     // only ever raises (never resets to 0).
     if (failed.length > 0 || untrusted > 0) process.exitCode = 1
+  }
+
+  /**
+   * The run of a merge: `<runsRoot>/<id>-merged/run.json`, naming the shard runs the rows were read from and how their
+   * seal chains ended. Undefined (with the reason among the run's errors) when it cannot be written.
+   */
+  private async mergedRun(errors: string[]): Promise<{ writer: MergedRunWriter; shards: string[] } | undefined> {
+    const shards = await this.recordedRuns?.shards() ?? []
+    try {
+      return { writer: await MergedRunWriter.create({ runsRoot: this.options.runsRoot, shards }), shards: shards.map(shard => shard.id) }
+    } catch (error) {
+      const message = `the merged run could not be written in ${this.options.runsRoot}: ${error instanceof Error ? error.message : String(error)}`
+      errors.push(message)
+      this.print(`awb: ${message}`)
+      return undefined
+    }
   }
 
   /**

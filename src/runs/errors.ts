@@ -1,4 +1,4 @@
-// Error type and codes of run records (run.json, result.json, seals, chains, attempt selection); no behaviour here.
+// Error type and codes of run records (run.json, result.json, seals, chains and merges, attempt selection); no behaviour here.
 import { AwbError, type AwbErrorOptions } from '../shared/errors.ts'
 
 export const RUN_ERROR_CODES = [
@@ -12,6 +12,8 @@ export const RUN_ERROR_CODES = [
   'RUN_RECORD_CAP',
   /** A write to a sample whose records were sealed (it has ended); sealed records are never changed. */
   'RUN_SAMPLE_SEALED',
+  /** A merged run (`--merge-reports`) names a shard run that is not beside it: its rows cannot be read. */
+  'RUN_MERGE_SHARD_MISSING',
 ] as const
 
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number]

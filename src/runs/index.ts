@@ -1,8 +1,9 @@
-// Public entry of run records: reading runs, following resume chains, selecting attempts to score, seals.
+// Public entry of run records: reading runs, following resume chains and merges, selecting attempts to score, seals.
 export { RunError, RUN_ERROR_CODES, type RunErrorCode } from './errors.ts'
 export { RUN_KIND, RUN_VERSION, RunJsonSchema, ResultJsonSchema, InputJsonSchema, type RunJson, type ResultJson, type InputJson } from './schemas.ts'
 export { readRun, type AttemptRecord, type RunRecord } from './read-run.ts'
 export { readRunChain } from './run-chain.ts'
+export { MergedRunWriter, type CreateMergedRunOptions, type MergedShard } from './merged-run.ts'
 export { selectAttempts, type SelectedAttempt } from './select-attempts.ts'
 export { MAX_CONVERSATION_BYTES, RunWriter, newRunId, type CreateRunOptions, type RunStatus } from './run-writer.ts'
 export { chainStatus, currentProcess, isRunAlive, runState, type ChainSample, type ChainStatus, type RunProcess, type RunState, type SampleState } from './chain-status.ts'

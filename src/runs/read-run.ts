@@ -32,7 +32,7 @@ export interface RunRecord {
 export async function readRun(dir: string): Promise<RunRecord> {
   const runDir = await resolveRunDir(dir)
   const json = await readJsonFile(join(runDir, 'run.json'), RunJsonSchema)
-  if (json instanceof Error) throw new RunError('RUN_RECORD_INVALID', `${json.message}; is this a run directory of assembly-world-bench version 1?`, { file: join(runDir, 'run.json') })
+  if (json instanceof Error) throw new RunError('RUN_RECORD_INVALID', `${json.message}; ${await notARun(runDir)}`, { file: join(runDir, 'run.json') })
   const attempts: AttemptRecord[] = []
   for (const block of await listDirectories(join(runDir, 'blocks'))) {
     for (const slug of await listDirectories(join(runDir, 'blocks', block, 'samples'))) {
@@ -40,6 +40,18 @@ export async function readRun(dir: string): Promise<RunRecord> {
     }
   }
   return { dir: runDir, json, attempts }
+}
+
+/**
+ * What a folder without a readable run.json is, when its files say: an `awb eval` output, or the report folder of a
+ * merge made before merges recorded a run.json (summary.json and metrics.jsonl only); each says what to pass instead.
+ */
+async function notARun(runDir: string): Promise<string> {
+  const has = (name: string) => stat(join(runDir, name)).then(() => true, () => false)
+  if (await has('run.json')) return 'is this a run directory of assembly-world-bench version 1?'
+  if (await has('eval.json')) return 'this folder is an `awb eval` output, not a run: pass the run directories it evaluated (eval.json `runs`)'
+  if (await has('metrics.jsonl')) return 'this folder holds rows but no run record: a merged report from before merges recorded one. Merge the shards again (`npx vitest run --merge-reports`, each shard\'s runs folder in place) for a merged run that awb status, report and eval read, or pass the shard runs themselves'
+  return 'pass the directory that holds run.json'
 }
 
 async function resolveRunDir(dir: string): Promise<string> {

@@ -7,6 +7,30 @@ export const RUN_VERSION = 1
 
 const Nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional()
 
+/** A run id as a merge names a shard run: one folder name, beside the merged run's own folder. */
+const RunIdSchema = z.string().min(1).refine(id => id !== '.' && id !== '..' && !/[/\\\0]/.test(id), 'must be one folder name')
+
+/** One shard run of a merge, as the merge read it: its id, its status and how its seal chain ended (null: unsealed). */
+const MergeShardSchema = z.strictObject({
+  /** The shard run's folder name (its id), beside the merged run's folder. */
+  run: RunIdSchema,
+  status: z.enum(['running', 'completed', 'failed', 'paused']),
+  /** Lines of its seals.jsonl and the SHA-256 of the last one when the merge read it; null for a run made before seals. */
+  seals: z.strictObject({ count: z.number().int().nonnegative(), head: z.string().regex(/^[0-9a-f]{64}$/).nullable() }).nullable(),
+})
+export type MergeShard = z.infer<typeof MergeShardSchema>
+
+/**
+ * run.json `merge` (this harness's own field): the run is `vitest run --merge-reports` over blob reports, and its rows
+ * are the records of these shard runs. It holds no sample folder of its own.
+ */
+const MergeRecordSchema = z.strictObject({
+  shards: z.array(MergeShardSchema).min(1),
+  /** run.json fields the shard runs disagree on (left out of the merged run.json: no one of them is the run's). */
+  differing: z.array(z.string()),
+  merged_at: z.string(),
+})
+
 /** `run.json`: fields the evaluator reads; everything else (options, versions, …) is kept but not interpreted. */
 export const RunJsonSchema = z.looseObject({
   version: z.literal(RUN_VERSION),
@@ -19,6 +43,8 @@ export const RunJsonSchema = z.looseObject({
   /** Task text per block, exactly as sent to the agent. */
   tasks: z.record(z.string(), z.string()).optional(),
   reference_modes: z.record(z.string(), z.string()).optional(),
+  /** Set on a merged run (`--merge-reports`): the shard runs whose records it reports. */
+  merge: MergeRecordSchema.optional(),
 })
 export type RunJson = z.infer<typeof RunJsonSchema>
 

@@ -3,7 +3,7 @@
 import { compareCodePoints } from '../shared/code-points.ts'
 import { sampleKey } from '../shared/sample-key.ts'
 import type { AttemptRecord, RunRecord } from './read-run.ts'
-import { readRunChain } from './run-chain.ts'
+import { readRunGraph, type MergedSeals } from './run-chain.ts'
 import { sealedButRemoved, verifyRunSeals, type SampleSeal } from './verify-seals.ts'
 
 /**
@@ -15,9 +15,10 @@ export type SelectedAttempt =
   | { kind: 'error'; block: string; sampleId: string; error: string; attempt: AttemptRecord | undefined; seal?: SampleSeal | undefined }
 
 /**
- * Reads every run's `source_run` chain and, per (block, sample), takes the newest actual attempt: `pending`
- * records are skipped; a newer failure or unfinished attempt never falls back to an older success. Records in
- * runs that are not on one chain are errors (`Ambiguous sibling attempts` when the runs share an ancestor). The
+ * Reads every run's `source_run` chain (and a merged run's shard runs) and, per (block, sample), takes the newest
+ * actual attempt: `pending` records are skipped; a newer failure or unfinished attempt never falls back to an older
+ * success. Records in runs that are not on one chain are errors (`Ambiguous sibling attempts` when the runs share an
+ * ancestor; two shards of a merge are not on one chain). A shard run is checked against the seals its merge recorded. The
  * selected attempt's seal is checked: a flagged one (changed, planted or removed files, an untrusted seal, an ended
  * sample with no seal in a run that seals) is an error, and a sealed sample whose folder is gone still takes part,
  * as such an error, so that removing a folder cannot drop a failure from the rows.
@@ -26,19 +27,23 @@ export type SelectedAttempt =
 export async function selectAttempts(runDirs: readonly string[]): Promise<SelectedAttempt[]> {
   const cache = new Map<string, RunRecord>()
   /** run dir → the set of its ancestors (itself excluded). */
-  const ancestors = new Map<string, Set<string>>()
+  const ancestors = new Map<string, ReadonlySet<string>>()
+  /** shard run dir → the seal chains its merges recorded. */
+  const mergedSeals = new Map<string, MergedSeals[]>()
   for (const dir of runDirs) {
-    const chain = await readRunChain(dir, cache)
-    chain.forEach((run, position) => {
-      if (!ancestors.has(run.dir)) ancestors.set(run.dir, new Set(chain.slice(0, position).map(r => r.dir)))
-    })
+    const graph = await readRunGraph(dir, cache)
+    for (const [run, ofRun] of graph.ancestors) if (!ancestors.has(run)) ancestors.set(run, ofRun)
+    for (const [run, recorded] of graph.mergedSeals) {
+      const known = mergedSeals.get(run) ?? []
+      mergedSeals.set(run, [...known, ...recorded.filter(one => !known.some(other => other.merge === one.merge))])
+    }
   }
   const byKey = new Map<string, AttemptRecord[]>()
   const sealOf = new Map<string, SampleSeal>()
   for (const runDir of ancestors.keys()) {
     const run = cache.get(runDir)
     if (run === undefined) continue
-    const seals = await verifyRunSeals(run)
+    const seals = await verifyRunSeals(run, { merges: mergedSeals.get(runDir) ?? [] })
     for (const sample of seals.samples) sealOf.set(sample.dir, sample)
     for (const attempt of [...run.attempts, ...sealedButRemoved(run, seals)]) {
       if (attempt.result?.status === 'pending') continue

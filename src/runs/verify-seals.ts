@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { compareCodePoints } from '../shared/code-points.ts'
 import { readRun, type AttemptRecord, type RunRecord } from './read-run.ts'
+import type { MergedSeals } from './run-chain.ts'
 import { isRunAlive } from './run-process.ts'
 import { readFolderContents, type FolderContents } from './sample-files.ts'
 import { readSealChain, RunSealsFieldSchema, sampleFolderName, SEALS_FILE, type SealEntry, type SealLineRecord } from './seal-format.ts'
@@ -54,8 +55,11 @@ export interface SampleSeal {
 export interface RunSeals {
   /** The run directory (absolute, symlink-free). */
   run: string
-  /** `sealed`: the run seals its samples; `legacy`: made before seals (no seals.jsonl, run.json without `seals`). */
-  mode: 'sealed' | 'legacy'
+  /**
+   * `sealed`: the run seals its samples; `legacy`: made before seals (no seals.jsonl, run.json without `seals`);
+   * `merge`: a merged run (run.json `merge`), which holds no sample of its own: its shard runs' seals vouch for its rows.
+   */
+  mode: 'sealed' | 'legacy' | 'merge'
   /** What is wrong with seals.jsonl itself (edited, reordered, cut or added lines; missing file), one sentence each. */
   chainProblems: string[]
   /** Complete lines in seals.jsonl. */
@@ -77,6 +81,11 @@ export interface VerifySealsOptions {
    * a last line still being written, are a seal under way rather than a fault. Default: false (`verifySeals` asks).
    */
   live?: boolean
+  /**
+   * How merged runs recorded this run's seal chain when they read it (`RunGraph.mergedSeals`): a chain that no longer
+   * ends there (lines added, removed or rewritten, the whole run replaced) vouches for none of its samples.
+   */
+  merges?: readonly MergedSeals[]
 }
 
 /** Reads `runDir` and checks every sample folder against its seal. Throws `RunError` only for an unusable run directory. */
@@ -93,7 +102,7 @@ export async function verifyRunSeals(run: RunRecord, options: VerifySealsOptions
     throw error
   })
   const declared = RunSealsFieldSchema.safeParse((run.json as { seals?: unknown }).seals)
-  const mode = text !== undefined || declared.success ? 'sealed' : 'legacy'
+  const mode = text !== undefined || declared.success ? 'sealed' : run.json.merge !== undefined ? 'merge' : 'legacy'
   const chain = readSealChain(text ?? '')
   const problems = [...chain.problems]
   if (chain.torn && !live) problems.push(`the last line of ${SEALS_FILE} is incomplete (no newline): its writer stopped mid-line, so it seals nothing`)
@@ -102,6 +111,7 @@ export async function verifyRunSeals(run: RunRecord, options: VerifySealsOptions
   if (declared.success && declared.data.count !== undefined && declared.data.head !== undefined && text !== undefined) {
     checkAgainstRunJson(lines, chain.head, declared.data.count, declared.data.head, problems)
   }
+  const replaced = (options.merges ?? []).flatMap(merge => checkAgainstMerge(lines, chain.head, merge, problems))
   const bySample = sealsBySample(lines, problems)
   const runEnded = run.json.status !== 'running'
   const samples: SampleSeal[] = []
@@ -119,6 +129,12 @@ export async function verifyRunSeals(run: RunRecord, options: VerifySealsOptions
     samples.push(await checkSealed(run, entry.block, entry.sample_id, join(run.dir, 'blocks', entry.block, 'samples', sampleFolderName(entry.sample_id)), seal, problems))
   }
   samples.sort((a, b) => compareCodePoints(a.block, b.block) || compareCodePoints(a.sampleId, b.sampleId))
+  // Not the run a merge read (its seals removed altogether, say): no record of it is vouched for, sealed or not.
+  if (replaced.length > 0) {
+    for (const [i, sample] of samples.entries()) {
+      if (!sample.flagged) samples[i] = { ...sample, verdict: 'broken', flagged: true, message: `${where(run, sample.block, sample.sampleId)}: ${replaced[0]}` }
+    }
+  }
   return { run: run.dir, mode, chainProblems: problems, count: lines.length, head: chain.head, samples, flagged: samples.filter(sample => sample.flagged) }
 }
 
@@ -176,11 +192,25 @@ function checkAgainstRunJson(lines: SealLineRecord[], head: string | null, count
   }
 }
 
+/**
+ * A merge read this run's seal chain ending at `merge.count` lines and `merge.head`; a chain that ends elsewhere
+ * vouches for nothing: every line is untrusted, and the problem is returned (none when it matches).
+ */
+function checkAgainstMerge(lines: SealLineRecord[], head: string | null, merge: MergedSeals, problems: string[]): string[] {
+  if (lines.length === merge.count && head === merge.head) return []
+  const problem = `the merged run ${merge.merge} read ${merge.count} seals from this run (last line ${merge.head ?? 'none'}), but ${SEALS_FILE} now has ${lines.length} (last line ${head ?? 'none'}): the shard run changed or was replaced after the merge, so none of its records is trusted`
+  problems.push(problem)
+  for (const line of lines) line.trusted = false
+  return [problem]
+}
+
 function unsealed(run: RunRecord, attempt: AttemptRecord, mode: RunSeals['mode'], runEnded: boolean, live: boolean): SampleSeal {
   const base = { block: attempt.block, sampleId: attempt.sampleId, dir: attempt.dir, differences: [], line: null, sealedAt: null }
   const status = attempt.result?.status
   const ended = status === 'completed' || status === 'failed'
   if (mode === 'legacy') return { ...base, verdict: 'unsealed', flagged: false, message: null }
+  // A merge writes no sample folder: one there was put there afterwards, and would pass for the run's own record.
+  if (mode === 'merge') return { ...base, verdict: 'planted', flagged: true, message: `${where(run, attempt.block, attempt.sampleId)}: a merged run holds no sample folder of its own (its rows are its shard runs' records), so this one was added after the merge` }
   // A run seals every sample as it ends, and closes the ones still open before it finishes; a live writer may be
   // between a sample's final result and its seal.
   if ((!ended && !runEnded) || (live && !runEnded)) return { ...base, verdict: 'open', flagged: false, message: null }

@@ -2,8 +2,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { decodeEpisode, latestFrame, readBenchmarkPoses } from '../../src/episode/index.ts'
+import type { ReportData } from '../../src/report/html/index.ts'
+import { runCli } from '../helpers/run-cli.ts'
 import { scriptedAssemblyConversation, SCRIPTED_POSE, startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.ts'
 import { createPackageFixture, defaultFixtureBlocks, type PackageFixture } from '../helpers/package-fixture.ts'
 import { runBenchmark, type ChildRun } from '../helpers/run-benchmark.ts'
@@ -51,11 +53,14 @@ async function writtenSummary(output: string): Promise<Record<string, unknown>> 
   return JSON.parse(await readFile(match![1]!, 'utf8'))
 }
 
-describe('the main job', () => {
+// Every test is its own child run (or reads the one unsharded run) and mostly waits on its browsers: they run at once,
+// each with its own runs folder.
+describe.concurrent('the main job', () => {
   let unsharded: ChildRun
 
   beforeAll(async () => {
     unsharded = await vitest([...PROJECTS, '--reporter=default', '--reporter=junit', `--outputFile.junit=${join(work, 'junit.xml')}`], {
+      AWB_RUNS: join(work, 'runs-unsharded'),
       AWB_THRESHOLDS: '{"*": {"SR": 1, "PA": 0.99}}',
       AWB_GATES: '{"overall": {"SR": 0.9}, "blocks": {"partnet-none": {"PA": 1}}}',
     })
@@ -99,27 +104,49 @@ describe('the main job', () => {
     const reports = join(work, 'blobs')
     const shardOutputs: string[] = []
     for (const shard of ['1/2', '2/2']) {
-      const run = await vitest([...PROJECTS, `--shard=${shard}`, '--reporter=blob', `--outputFile.blob=${join(reports, `blob-${shard.replace('/', '-')}.json`)}`])
+      const run = await vitest([...PROJECTS, `--shard=${shard}`, '--reporter=blob', `--outputFile.blob=${join(reports, `blob-${shard.replace('/', '-')}.json`)}`], { AWB_RUNS: join(work, 'runs-sharded') })
       expect(run.output).not.toMatch(/Startup Error/)
       shardOutputs.push(`--- shard ${shard} ---\n${run.output}`)
     }
-    const merged = await vitest(['--merge-reports', reports])
+    const merged = await vitest(['--merge-reports', reports], { AWB_RUNS: join(work, 'runs-sharded') })
     const [one, two] = [await writtenSummary(unsharded.output), await writtenSummary(merged.output)]
     // Wall-clock durations differ between runs by nature; every score and count must be identical.
     for (const summary of [one, two]) delete (summary.resources as Record<string, unknown>).duration_seconds
     // On a difference, what each shard and the merge printed says which sample went missing, and why.
-    expect(two, [...shardOutputs, `--- merge ---\n${merged.output}`].join('\n')).toEqual(one)
+    const printed = [...shardOutputs, `--- merge ---\n${merged.output}`].join('\n')
+    expect(two, printed).toEqual(one)
+
+    // The merge is one folder, a run of its own naming the shard runs it reads: awb status and awb report take it.
+    const mergedRun = /^awb: merged run (\S+) \(its rows are the records of 2 shard runs: /m.exec(merged.output)?.[1]
+    expect(mergedRun, printed).toBeDefined()
+    expect(JSON.parse(await readFile(join(mergedRun!, 'run.json'), 'utf8'))).toMatchObject({ status: 'completed', merge: { shards: [{ seals: { count: expect.any(Number) } }, { seals: { count: expect.any(Number) } }] } })
+    const status = await runCli(['status', mergedRun!, '--json'])
+    expect(status.code, status.stderr).toBe(0)
+    const counts = JSON.parse(status.stdout) as { samples: Record<string, string>; merge_of: string[]; seals: { chain_problems: string[] }[] }
+    // Every sample, in the state the unsharded run recorded it.
+    const single = JSON.parse((await runCli(['status', /awb: wrote (\S+)\/summary\.json/.exec(unsharded.output)![1]!, '--json'])).stdout) as { samples: Record<string, string> }
+    expect(Object.keys(counts.samples).sort()).toEqual(BLOCKS.map(block => `${block.name}/sample-00`).sort())
+    expect(counts.samples).toEqual(single.samples)
+    expect(counts.merge_of).toHaveLength(2)
+    expect(counts.seals.flatMap(seals => seals.chain_problems)).toEqual([])
+    const table = await runCli(['status', mergedRun!])
+    expect(table.stdout).toMatch(/a merge of 2 shard runs/)
+    const report = await runCli(['report', mergedRun!])
+    expect(report.code, report.stderr).toBe(0)
+    const html = await readFile(join(mergedRun!, 'report', 'index.html'), 'utf8')
+    const data = JSON.parse(html.slice(html.indexOf('id="awb-data">') + 'id="awb-data">'.length, html.indexOf('</script>'))) as ReportData
+    expect(data.samples.map(sample => sample.key).sort()).toEqual(BLOCKS.map(block => `${block.name}/sample-00`).sort())
+    expect(data.records).toMatchObject({ sealed: BLOCKS.length, flagged: [] })
   }, 300_000)
 
   describe('API agents through the browser', () => {
-    let server: FakeModelServer
-    beforeAll(async () => { server = await startFakeModelServer() })
-    afterAll(async () => { await server.close() })
-
     it.each(['openai', 'anthropic'] as const)('%s: a scripted tool-calling model (with a capture image) assembles a sample that is then scored, and never sees ground truth', async (provider) => {
-      server.requests.length = 0
+      // Its own model server: the two providers' runs are at once.
+      const server: FakeModelServer = await startFakeModelServer()
+      onTestFinished(() => server.close())
       server.script(provider, scriptedAssemblyConversation(provider))
       const run = await vitest(['--project', 'partnet-none'], {
+        AWB_RUNS: join(work, `runs-${provider}`),
         AWB_AGENT: `${provider}:scripted-model`,
         OPENAI_BASE_URL: server.openaiBaseUrl, ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
         OPENAI_API_KEY: 'test-key-openai', ANTHROPIC_API_KEY: 'test-key-anthropic',
@@ -151,6 +178,7 @@ describe('the main job', () => {
 
     it.each(['codex', 'claude'] as const)('%s: the agent CLI reaches the page tools over MCP, its run is recorded and the sample scored', async (cli) => {
       const run = await vitest(['--project', 'partnet-none'], {
+        AWB_RUNS: join(work, `runs-${cli}`),
         AWB_AGENT: cli,
         AWB_MODEL: 'fake-model',
         AWB_AGENT_COMMAND: JSON.stringify([process.execPath, FAKE_CLI]),
@@ -172,6 +200,7 @@ describe('the main job', () => {
 
     it('a crashing agent CLI fails its sample with a clear message, and its untouched world is still scored', async () => {
       const run = await vitest(['--project', 'partnet-none'], {
+        AWB_RUNS: join(work, 'runs-crashing-cli'),
         AWB_AGENT: 'codex', AWB_MODEL: 'fake-model', FAKE_AGENT_MODE: 'crash',
         AWB_AGENT_COMMAND: JSON.stringify([process.execPath, FAKE_CLI]),
         // The sandboxed CLI sees only allow-listed variables: the fake's mode is passed by name.

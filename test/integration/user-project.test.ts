@@ -1,6 +1,6 @@
-// The package as a user gets it: `npm pack` (which builds dist/), a fresh project in a temporary folder, README's own
-// install line and three-line vitest.config.ts (read from README.md, not copied here), then README's commands run there
-// with the compiled code. On Vitest 5 (the default test leg) it runs on this Node (24) and on Node 22.12, Vitest 5's
+// The package as a user gets it: `npm pack` (which builds dist/), a fresh `npm init -y` project (CommonJS) in a
+// temporary folder, README's own install line and three-line config file under README's name for it (both read from
+// README.md, not copied here), then README's commands run there with the compiled code, printing no module-type warning. On Vitest 5 (the default test leg) it runs on this Node (24) and on Node 22.12, Vitest 5's
 // oldest; in the Vitest 4.1 leg on this Node (20), where the same install line resolves Vitest 4.1.
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -25,15 +25,23 @@ interface Manifest {
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest
 const RUNNING_VITEST = (JSON.parse(await readFile(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version
 
-/** README's lines a user types: the install line (its tarball path as README gives it) and the config file's body. */
-async function readmeLines(): Promise<{ install: string[]; tarball: string; config: string }> {
+/**
+ * What Node or Vite print about a module's type: Vite 8's check of a config file with ESM syntax loaded as CommonJS
+ * (once per config load: the root and each block project), Node's for a package.json without "type".
+ */
+const MODULE_TYPE_WARNING = /ESM syntax in a file loaded as CommonJS|Your Vite config uses features that are unsupported|MODULE_TYPELESS_PACKAGE_JSON|Reparsing as ES module/
+
+/** README's lines a user types: the install line (its tarball path as README gives it), the config file's name and body. */
+async function readmeLines(): Promise<{ install: string[]; tarball: string; configFile: string; config: string }> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
   const install = readme.split('\n').find(line => /^npm i -D \S+\.tgz /.test(line))
   if (install === undefined) throw new Error('README.md has no `npm i -D <tarball> …` line')
   const config = /```ts\n(import \{ defineConfig \} from 'vitest\/config'\nimport \{ assemblyWorld \} from 'assembly-world-bench'\n[^`]*?)```/.exec(readme)?.[1]
   if (config === undefined) throw new Error('README.md has no three-line vitest.config.ts importing assemblyWorld from the package')
+  const configFile = /add a three-line `(vitest\.config\.[cm]?[jt]s)`/.exec(readme)?.[1]
+  if (configFile === undefined) throw new Error('README.md names no three-line config file ("add a three-line `vitest.config.…`")')
   const words = install.split(/\s+/)
-  return { install: words, tarball: words.find(word => word.endsWith('.tgz'))!, config }
+  return { install: words, tarball: words.find(word => word.endsWith('.tgz'))!, configFile, config }
 }
 
 /** The Node versions a user project is tried on here: this process's, plus Node 22.12 where Vitest 5 runs. */
@@ -83,6 +91,7 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
   }
 
   let installOutput = ''
+  let configFile = ''
   beforeAll(async () => {
     const lines = await readmeLines()
     // README names the tarball `npm pack` makes: a version bump must update README.
@@ -90,8 +99,11 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     project = join(workDir, `my-agent-${label.replace(/\W+/g, '-')}`)
     await mkdir(join(project, dirname(lines.tarball)), { recursive: true })
     await run('cp', [packedTarball, join(project, lines.tarball)])
-    await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'my-agent', private: true, type: 'module' }, null, 2)}\n`)
-    await writeFile(join(project, 'vitest.config.ts'), lines.config)
+    // The project `npm init -y` makes: CommonJS (npm 11 writes "type": "commonjs", older npm no "type").
+    const init = await inProject(NPM, ['init', '-y'])
+    expect(init.code, init.output).toBe(0)
+    configFile = lines.configFile
+    await writeFile(join(project, configFile), lines.config)
     // A Vitest project of this major to begin with (README's line goes into the user's existing setup), ...
     const range = vitestMajor === '4' ? '~4.1.12' : '^5.1.0'
     const existing = await inProject(NPM, ['i', '-D', '--prefer-offline', '--no-audit', '--no-fund', `vitest@${range}`, `@vitest/browser-playwright@${range}`])
@@ -121,12 +133,27 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     await expect(readdir(join(project, 'node_modules', 'tsx'))).rejects.toThrow(/ENOENT/)
   })
 
+  it('is the CommonJS project `npm init -y` makes, where README\'s config file loads without a module-type warning (a vitest.config.ts there warns)', async () => {
+    const { type } = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { type?: string }
+    expect(type === undefined || type === 'commonjs', `package.json "type" is ${String(type)}`).toBe(true)
+    // The control: the same three lines as a .ts config in this project make Vite warn, once per config load.
+    await writeFile(join(project, 'vitest.control.config.ts'), await readFile(join(project, configFile), 'utf8'))
+    const control = await inProject('npx', ['vitest', 'list', '--config', 'vitest.control.config.ts', '--project', 'partnet-none', '--filesOnly'])
+    await rm(join(project, 'vitest.control.config.ts'))
+    expect(control.code, control.output).toBe(0)
+    expect(control.output).toMatch(MODULE_TYPE_WARNING)
+    const { code, output } = await inProject('npx', ['vitest', 'list', '--project', 'partnet-none', '--filesOnly'])
+    expect(code, output).toBe(0)
+    expect(output).toMatch(/partnet-none.*benchmark-block\.js/)
+    expect(output).not.toMatch(MODULE_TYPE_WARNING)
+  }, 120_000)
+
   it('type-checks a config that imports the plugin and an agent module that imports defineAgent', async () => {
     await writeFile(join(project, 'agent.ts'), (await readFile(join(ROOT, 'examples', 'page-agent', 'agent.ts'), 'utf8'))
       .replace("from '../../src/agents/index.ts'", `from '${manifest.name}/agent'`))
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] },
-      include: ['vitest.config.ts', 'agent.ts'],
+      include: [configFile, 'agent.ts'],
     }))
     const { code, output } = await inProject('node', [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
     expect(code, output).toBe(0)
@@ -136,6 +163,7 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'ikea-manualbook'])
     expect(code, output).toBe(0)
     expect(output).not.toMatch(/deprecat/i)
+    expect(output).not.toMatch(MODULE_TYPE_WARNING)
     expect(output).toMatch(new RegExp(`awb: Vitest ${vitestMajor}\\.\\d+\\.\\d+ \\(vitest-${vitestMajor === '4' ? '4.1' : '5'} adapter\\)`))
     expect(output).toMatch(/Tests\s+4 passed \(4\)/)
     expect(output).toMatch(/ikea-manualbook\s+4\/4/)
@@ -150,6 +178,7 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
   it('runs a page agent module that imports defineAgent from the package', async () => {
     const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './agent.ts', AWB_RUNS: 'agent-runs' })
     expect(code, output).toBe(0)
+    expect(output).not.toMatch(MODULE_TYPE_WARNING)
     const [runId] = await readdir(join(project, 'agent-runs'))
     const [row] = (await readFile(join(project, 'agent-runs', runId!, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
     expect(row).toMatchObject({ block: 'partnet-none', sample_id: '44266', status: 'scored' })
@@ -180,9 +209,9 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     await writeFile(join(project, 'probe-page.ts'), probe('probe-statuses-page'))
     await writeFile(join(project, 'probe-realm.ts'), probe('probe-statuses-realm'))
     await writeFile(join(project, 'probe-setup.ts'), "import { probeStatuses } from './probe-page.ts'\nconsole.log(await probeStatuses())\n")
-    await writeFile(join(project, 'vitest.probe.config.ts'), [
+    await writeFile(join(project, 'vitest.probe.config.mts'), [
       "import { mergeConfig } from 'vitest/config'",
-      "import base from './vitest.config.ts'",
+      `import base from './${configFile}'`,
       "export default mergeConfig(base, { test: { setupFiles: ['./probe-setup.ts'] } })",
       '',
     ].join('\n'))
@@ -197,7 +226,7 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
       '})',
       '',
     ].join('\n'))
-    const { output } = await inProject('npx', ['vitest', 'run', '--config', 'vitest.probe.config.ts', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
+    const { output } = await inProject('npx', ['vitest', 'run', '--config', 'vitest.probe.config.mts', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
     const [runId] = await readdir(join(project, 'probe-runs'))
     const result = await readFile(join(project, 'probe-runs', runId!, 'blocks', 'partnet-none', 'samples', '44266', 'result.json'), 'utf8')
     const statuses = (text: string, label: string) => {

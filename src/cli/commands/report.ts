@@ -8,6 +8,7 @@ import { createScorer } from '../../evaluate/index.ts'
 import { buildReport } from '../../report/html/index.ts'
 import { checkBaselineGate, formatComparisonMarkdown } from '../../report/paired/index.ts'
 import { BaselineGateSchema, formatGateTable, formatGateVerdict } from '../../report/index.ts'
+import { readRunChain } from '../../runs/index.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { parseFlags, scoringBackend, WorkersFlagSchema } from '../flags.ts'
 import { UsageError } from '../usage-error.ts'
@@ -28,6 +29,8 @@ export async function run(args: unknown[]): Promise<number> {
   if (runDir === undefined) throw new UsageError('report needs a run directory: awb report runs/<run-id> [--baseline runs/<other>]')
   const gate = parseGate(flags.gates)
   if (gate !== undefined && flags.baseline === undefined) throw new UsageError('report: --gates with vs_baseline needs --baseline <run-dir>')
+  // Every run the report reads, before anything is written: a merged run's shard runs must lie beside it.
+  await readRunChain(runDir)
   // Scoring only when asked: one official score per recorded state took minutes on a 20-sample run, and a run's
   // recorded curves.json is used without it. No --backend here: AWB_SCORING_BACKEND (else auto) picks the backend.
   const scorer = flags.curves === true ? createScorer({ ...(flags.workers === undefined ? {} : { workers: flags.workers }), backend: scoringBackend(undefined) }) : undefined

@@ -1,7 +1,7 @@
-// `awb status [RUN] [--runs DIR] [--benchmark DIR] [--json]`: where a run chain stands (runner.md §7.1), as JSON or a
-// table per block, with each run's seals and why each damaged sample is damaged.
+// `awb status [RUN] [--runs DIR] [--benchmark DIR] [--json]`: where a run chain stands (runner.md §7.1; a merged run
+// through its shard runs), as JSON or a table per block, with each run's seals and why each damaged sample is damaged.
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import * as z from 'zod'
 import { compareCodePoints } from '../../shared/code-points.ts'
 import { UsageError } from '../usage-error.ts'
@@ -53,6 +53,8 @@ export async function run(args: unknown[]): Promise<number> {
       status: status.state,
       ...(typeof json.pause_reason === 'string' ? { pause_reason: json.pause_reason } : {}),
       source_run: json.source_run ?? null,
+      // A merged run (--merge-reports): the shard runs its samples are recorded in.
+      ...(status.run.json.merge === undefined ? {} : { merge_of: mergeShards(status) }),
       samples: Object.fromEntries(every.map(sample => [`${sample.block}/${sample.sampleId}`, sample.state])),
       counts,
       // Added beside §7.1's fields: how long the run ran, whether it still runs, and why samples may be missing.
@@ -157,7 +159,7 @@ export function formatStatus(status: Status, extras: StatusExtras): string {
   const elapsed = extras.elapsedSeconds === undefined ? 'elapsed unknown' : `${extras.elapsedSeconds.toFixed(0)} s${extras.lastRecordAt === undefined ? '' : ` up to its last record (${extras.lastRecordAt})`}`
   const state = status.state === 'paused' && typeof json.pause_reason === 'string' ? `paused (${json.pause_reason})` : status.state === 'interrupted' ? 'interrupted, not running (its process is gone; continue it with AWB_RESUME)' : status.state
   return [
-    `run ${status.run.dir}: ${state}, ${elapsed}${status.chain.length > 1 ? `, resumes ${status.chain.length - 1} earlier run${status.chain.length > 2 ? 's' : ''}` : ''}`,
+    `run ${status.run.dir}: ${state}, ${elapsed}${madeFrom(status)}`,
     line(header),
     line(widths.map(width => '─'.repeat(width))),
     ...rows.map(line),
@@ -166,11 +168,25 @@ export function formatStatus(status: Status, extras: StatusExtras): string {
   ].join('\n')
 }
 
+/** The shard runs of a merged run, as their folders. */
+function mergeShards(status: Status): string[] {
+  return (status.run.json.merge?.shards ?? []).map(shard => join(dirname(status.run.dir), shard.run))
+}
+
+/** What the run is made from: the shard runs of a merge, or the earlier runs a resume continues. */
+function madeFrom(status: Status): string {
+  const merge = status.run.json.merge
+  if (merge !== undefined) return `, a merge of ${merge.shards.length} shard run${merge.shards.length === 1 ? '' : 's'} (${merge.shards.map(shard => shard.run).join(', ')})`
+  const earlier = status.chain.length - 1
+  return earlier > 0 ? `, resumes ${earlier} earlier run${earlier > 1 ? 's' : ''}` : ''
+}
+
 /** Each run's seals in one line, then every damaged sample with why (which run, sample and file, what differs). */
 export function sealLines(status: Status): string[] {
   const lines = status.seals.map((seals) => {
     const name = seals.run === status.run.dir ? 'this run' : seals.run
     if (seals.mode === 'legacy') return `seals (${name}): none; the run predates sealed records, so its files cannot be checked`
+    if (seals.mode === 'merge') return `seals (${name}): a merge holds no sample of its own; its shard runs' seals vouch for its samples, each chain as the merge read it${seals.flagged.length === 0 ? '' : `; ${seals.flagged.length} sample folder(s) planted in it`}`
     const flagged = seals.flagged.length
     const chain = seals.chainProblems.length === 0 ? '' : `; ${seals.chainProblems.join('; ')}`
     return `seals (${name}): ${seals.count} sealed, ${flagged === 0 ? 'every sample intact' : `${flagged} flagged`}${chain}${seals.head === null ? '' : ` (head ${seals.head})`}`

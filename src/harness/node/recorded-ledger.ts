@@ -1,9 +1,11 @@
 // Node's records of runs made elsewhere (the shards of a `--merge-reports`), read into ledger entries: each reported
-// test's row comes from the result.json its run wrote, never from what the test's (page-written) report says.
+// test's row comes from the result.json its run wrote, never from what the test's (page-written) report says. The
+// runs read are the merged run's shards (`shards`); writing its run.json is src/runs's.
 import { basename, join } from 'node:path'
 import * as z from 'zod'
 import { describeIssues, parseMetricsRow } from '../../evaluate/index.ts'
-import { readRun, verifyRunSeals, type AttemptRecord, type RunRecord, type RunSeals } from '../../runs/index.ts'
+import { readRun, verifyRunSeals, type AttemptRecord, type MergedShard, type RunRecord, type RunSeals } from '../../runs/index.ts'
+import { compareCodePoints } from '../../shared/code-points.ts'
 import { SampleTimingsSchema } from '../sample-messages.ts'
 import type { LedgerEntry } from './ledger.ts'
 import { recordedFailure } from './run-plan.ts'
@@ -83,6 +85,20 @@ export class RecordedRuns {
       this.problems.push(`${block} / ${sampleId}: ${error instanceof Error ? error.message : String(error)}`)
       return undefined
     }
+  }
+
+  /**
+   * The shard runs the reports named that could be read, by id (their folder names in `runsRoot`), in id order: the
+   * runs a merged run is made of (`MergedRunWriter`). A run whose records fail their seals is one of them (its
+   * flagged samples stay flagged wherever the merged run is read); one that could not be read is a problem instead.
+   */
+  async shards(): Promise<MergedShard[]> {
+    const shards: MergedShard[] = []
+    for (const [id, read] of this.runs) {
+      const done = await read
+      if (!(done instanceof Error)) shards.push({ id, ...done })
+    }
+    return shards.sort((a, b) => compareCodePoints(a.id, b.id))
   }
 
   private run(runId: string): Promise<{ run: RunRecord; seals: RunSeals } | Error> {
