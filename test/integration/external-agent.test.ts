@@ -1,5 +1,5 @@
-// Bring your own agent, (b) an external program: the README's example folder (examples/external-agent, plain
-// Python) run per sample against its MCP endpoint — in Node against a real WorldRuntime, then end to end through the
+// Bring your own agent, (b) an external program: the README's examples (examples/external-agent, Python and Node)
+// run per sample against its MCP endpoint — in Node against a real WorldRuntime, then (Python) end to end through the
 // browser as users run the benchmark, sandboxed — plus crash, silence, hang, a program that never reaches the endpoint,
 // and a run where no sandbox can start (the sample is refused, the program never runs).
 import { execFile } from 'node:child_process'
@@ -19,6 +19,7 @@ import { createPackageFixture, type PackageFixture } from '../helpers/package-fi
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const EXAMPLE = ['python3', join(ROOT, 'examples', 'external-agent', 'agent.py')] as const
+const NODE_EXAMPLE = [process.execPath, join(ROOT, 'examples', 'external-agent', 'agent.mjs')] as const
 const BLOCK = 'ikea-manualbook'
 
 let fixture: PackageFixture
@@ -62,17 +63,18 @@ async function runProgram(command: readonly [string, ...string[]], options: { ti
 }
 
 describe('external agent program', () => {
-  it('the README example (Python, stdlib only) reads its inputs, calls the tools over MCP and completes', async () => {
-    const { run, records, calls } = await runProgram(EXAMPLE)
+  it.each([['Python, stdlib only', EXAMPLE], ['Node, no dependencies', NODE_EXAMPLE]] as const)('the README example (%s) reads its inputs, calls the tools over MCP and, in a world without a renderer, says it could not see', async (_language, example) => {
+    const { run, records, calls } = await runProgram(example)
     expect(run.execution).toMatchObject({ status: 'completed', exit_code: 0, error: null, infrastructure_error: null, parse_errors: 0 })
     expect(run.execution.stderr).toContain('tools: list_pages, list_webmcp_tools, execute_webmcp_tool, read_manual_page; prompt of')
     expect(run.execution.stderr).toContain('; 2 reference pages')
-    expect(run.toolCalls).toBe(3)
-    expect(calls).toEqual(['list_objects', 'translate_objects'])
-    expect(run.outcome).toMatchObject({ status: 'partial' })
-    expect(records.filter(record => record.type === 'tool_call').map(record => record.type === 'tool_call' ? record.name : '')).toEqual(['list_pages', 'execute_webmcp_tool', 'execute_webmcp_tool'])
+    expect(run.toolCalls).toBe(4)
+    // A Node WorldRuntime has no renderer: capture_scene answers unsupported_capability, and the example stops there.
+    expect(calls).toEqual(['list_objects', 'move_camera', 'capture_scene'])
+    expect(run.outcome).toMatchObject({ status: 'unable', summary: expect.stringContaining('Unsupported capability: capture_scene') as unknown })
+    expect(records.filter(record => record.type === 'tool_call').map(record => record.type === 'tool_call' ? record.name : '')).toEqual(['list_pages', 'execute_webmcp_tool', 'execute_webmcp_tool', 'execute_webmcp_tool'])
     expect(records).toContainEqual({ type: 'event', event: { type: 'stdout', text: 'Done.' } })
-    expect(records.at(-1)).toMatchObject({ type: 'message', role: 'assistant', content: expect.stringContaining('"status": "partial"') as unknown })
+    expect(records.at(-1)).toMatchObject({ type: 'message', role: 'assistant', content: expect.stringMatching(/"status": ?"unable"/) as unknown })
   })
 
   it('a crash is failed with its exit code; stderr is kept apart', async () => {
@@ -107,11 +109,15 @@ describe('external agent program', () => {
     const dir = join(runs, runId!, 'blocks', BLOCK, 'samples', 'sample-00')
     const result = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8')) as Record<string, unknown>
     expect(result).toMatchObject({
-      status: 'completed', tool_calls: 3, agent_outcome: { status: 'partial' }, archive: { status: 'saved' },
+      status: 'completed', agent_outcome: { status: 'partial', summary: expect.stringMatching(/^Found 2 of 2 parts in top-view captures/) as unknown }, archive: { status: 'saved' },
       execution: { status: 'completed', exit_code: 0, parse_errors: 0, agent_error: null, error: null, infrastructure_error: null, stderr: expect.stringContaining('2 reference pages') as unknown },
     })
+    // It saw the parts in captures (one with both, one without each), then gathered them.
     const final = await decodeEpisode(new Uint8Array(await readFile(join(dir, 'final.episode.zip'))), { source: 'final' })
-    expect(final.calls.map(call => call.name)).toEqual(['list_objects', 'translate_objects'])
+    const calls = final.calls.map(call => call.name)
+    expect(calls.slice(0, 3)).toEqual(['list_objects', 'move_camera', 'capture_scene'])
+    expect(calls.slice(-2)).toEqual(['translate_objects', 'translate_objects'])
+    expect(result.tool_calls).toBe(calls.length + 1) // and list_pages
     // It ran in the sandbox, with the package and the runs folder out of its view.
     const run = JSON.parse(await readFile(join(runs, runId!, 'run.json'), 'utf8')) as { options: { sandbox: unknown } }
     expect(run.options.sandbox).toMatchObject({ enabled: true, hiddenPaths: expect.arrayContaining([fixture.root, runs]) as unknown })
