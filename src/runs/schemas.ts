@@ -61,11 +61,29 @@ export const ExecutionSchema = z.looseObject({
   error: Nullable(z.string()),
 })
 
+/**
+ * archive `rebuild` (this harness's own field): the sample's page was lost before it saved its world, and Node rebuilt
+ * that world from the initial episode and the tool calls it recorded (conversation.jsonl), replaying each one and
+ * checking its answer. `rebuilt`: the archive (status `saved`) is that world; `not_rebuilt`: why it could not be.
+ */
+const RebuildRecordSchema = z.discriminatedUnion('status', [
+  z.strictObject({
+    status: z.literal('rebuilt'),
+    from: z.literal('conversation.jsonl'),
+    /** `tool_call` records read. */
+    tool_calls: z.number().int().nonnegative(),
+    /** Calls that reached the world, each replayed with the recorded answer. */
+    replayed: z.number().int().nonnegative(),
+  }),
+  z.strictObject({ status: z.literal('not_rebuilt'), reason: z.string(), tool_calls: z.number().int().nonnegative() }),
+])
+
 export const ArchiveSchema = z.looseObject({
   status: z.enum(['not_saved', 'saved', 'failed']),
   sha256: Nullable(z.string().regex(/^[0-9a-f]{64}$/)),
   calls: Nullable(z.number().int().nonnegative()),
   error: Nullable(z.string()),
+  rebuild: RebuildRecordSchema.optional(),
 })
 
 /** `result.json` of one sample attempt (runner.md §5.5). A fresh record is just `{"status": "pending"}`. */

@@ -8,9 +8,10 @@ import { composePrompt, type ConversationEntry } from '../../agents/index.ts'
 import { runCliAgentOnRelay, summarizeFailure, type CliExecution } from '../../agents/cli/index.ts'
 import { runExternalAgentOnRelay } from '../../agents/external/index.ts'
 import { createPageRelay, type PageRelayOptions } from '../../mcp/index.ts'
-import { findSample, pageContentType, readPage, sampleKey, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
+import { findSample, sampleKey, type BenchmarkPackage, type PackageSample } from '../../package/index.ts'
 import type { AgentSpec, CliAgentResult, FinishSampleRequest } from '../sample-messages.ts'
 import { agentFor, agentKindOf, type AgentOptions } from './agent-spec.ts'
+import { cliRelayView } from './cli-relay-view.ts'
 import type { GatedAgentKind, OpenSample } from './sample-gate.ts'
 
 export interface AgentLauncherOptions extends AgentOptions {
@@ -57,11 +58,11 @@ export class AgentLauncher {
     const spec = await this.spec(sample)
     if (spec.kind !== 'cli') throw new Error(`the configured agent of ${block}/${sampleId} is not a CLI agent`)
     const blockInfo = this.pkg.blocks.find(candidate => candidate.name === block)!
-    // Page bytes are re-hashed on read; the CLI runner copies them into the workspace as reference-000N.<ext>.
-    const referencePages = await Promise.all(sample.pages.map(async page => ({ page: page.page, mimeType: pageContentType(page.path), bytes: await readPage(this.pkg, page) })))
+    // The CLI runner copies the reference pages into the workspace as reference-000N.<ext>.
+    const view = await cliRelayView(this.pkg, sample)
     const workspace = await mkdtemp(join(tmpdir(), 'awb-agent-'))
     try {
-      const relay = createPageRelay({ target: frame, page: { id: 1, url: `awb://${block}/${sample.slug}`, title: `${block} / ${sampleId}` }, referencePages })
+      const relay = createPageRelay({ target: frame, ...view })
       const common = {
         prompt: composePrompt(blockInfo.taskText),
         relay,

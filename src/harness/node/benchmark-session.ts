@@ -63,7 +63,8 @@ export class BenchmarkSession {
       ledger: this.ledger,
       sourceRun: () => this.plan.sourceRun(),
       onEnd: end => this.plan.stopRules.record(end),
-      onRecordCap: (block, sampleId, message) => this.abandonSample(block, sampleId, message),
+      // Past the cap the log is cut short: the sample ends as it is, its world not rebuilt from an incomplete record.
+      onRecordCap: (block, sampleId, message) => this.endSample(block, sampleId, { reason: message, status: 'interrupted', isPageLost: false }),
       isInterrupted: () => this.interrupted,
     })
     this.launcher = new AgentLauncher(pkg, options)
@@ -121,7 +122,7 @@ export class BenchmarkSession {
       const { episodeUrl, pages } = this.inputs.grant(block, sample)
       return { prompt, episodeUrl, pages, timeoutMs: this.options.sampleTimeoutSeconds * 1000, agent: await this.launcher.spec(sample) }
     } catch (error) {
-      await this.abandonSample(block, sampleId, `the sample could not be started: ${error instanceof Error ? error.message : String(error)}`)
+      await this.endSample(block, sampleId, { reason: `the sample could not be started: ${error instanceof Error ? error.message : String(error)}`, status: 'interrupted', isPageLost: false })
       throw error
     }
   }
@@ -151,16 +152,13 @@ export class BenchmarkSession {
   }
 
   /**
-   * Closes a sample whose test ended without finishing it (the page crashed or was closed): it is recorded as
-   * failed with `reason` (its saved world, if any, still scored: `SampleRecorder.abandon`), and its project may go on
-   * with its next sample. A finished sample is left as it is.
+   * Closes a sample whose test ended without finishing it (the page crashed, hung or was closed, or the run ended with
+   * its browser): it is recorded as failed with `reason` and its project may go on with its next sample. Its world is
+   * still scored: the one it saved, or else the one Node rebuilds from the tool calls it recorded
+   * (`SampleRecorder.abandon`). A finished sample is left as it is.
    */
   async abandonSample(block: string, sampleId: string, reason: string, status: LostStatus = 'interrupted'): Promise<void> {
-    const open = this.gate.openSamples().find(sample => sample.block === block && sample.sampleId === sampleId)
-    if (!this.gate.abandon(block, sampleId, reason)) return
-    this.hungPages.ended(block, sampleId)
-    this.inputs.revoke(block, sampleId)
-    await this.recorder.abandon(block, sampleId, { reason, status }, open === undefined ? undefined : this.accountOf(open))
+    await this.endSample(block, sampleId, { reason, status, isPageLost: true })
   }
 
   /** Asked by a running page agent's harness every second: why to stop its agent now (Ctrl-C, time limit), or null. */
@@ -229,6 +227,19 @@ export class BenchmarkSession {
     this.gate.abortAll('the run has ended')
     this.inputs.revokeAll()
     await this.recorder.close(stopped === undefined ? status : 'paused', errors, stopped)
+  }
+
+  /**
+   * Ends an open sample without its page's finish. `isPageLost`: its page is gone with the world it held, which Node
+   * then rebuilds from its records; otherwise (a start that failed, a record past the cap) nothing is rebuilt.
+   */
+  private async endSample(block: string, sampleId: string, end: { reason: string; status: LostStatus; isPageLost: boolean }): Promise<void> {
+    const open = this.gate.openSamples().find(sample => sample.block === block && sample.sampleId === sampleId)
+    if (!this.gate.abandon(block, sampleId, end.reason)) return
+    this.hungPages.ended(block, sampleId)
+    this.inputs.revoke(block, sampleId)
+    const rebuildAs = end.isPageLost ? open?.agentKind : undefined
+    await this.recorder.abandon(block, sampleId, { reason: end.reason, status: end.status, rebuildAs }, open === undefined ? undefined : this.accountOf(open))
   }
 
   /** What Node knows of `open`'s agent beside its page's report (taken once, as the sample ends). */

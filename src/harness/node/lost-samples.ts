@@ -1,6 +1,8 @@
 // The records of a sample whose page was lost (it died, its test ended early, its block was given up, the run
-// ended): its result.json and plan without a saved world, its finish report with one, and why it was lost. No I/O.
+// ended): its result.json and plan without a saved world, its finish report with one (saved by the page or rebuilt
+// by Node), and why it was lost. No I/O.
 import { baseFields } from '../../evaluate/index.ts'
+import type { ResultJson } from '../../runs/index.ts'
 import type { FinishSampleRequest, SamplePlan } from '../sample-messages.ts'
 
 /** A sample this run has recorded, as a test reports it without running it again. */
@@ -12,17 +14,20 @@ export type RecordedPlan = Extract<SamplePlan, { kind: 'recorded' }>
  */
 export type LostStatus = 'interrupted' | 'timeout'
 
+/** result.json archive `rebuild`: whether Node rebuilt a lost sample's world from its records, and how it went. */
+export type RebuildRecord = NonNullable<NonNullable<ResultJson['archive']>['rebuild']>
+
 /**
  * result.json of a sample that ended with no world saved: failed, execution `status`, `reason` as its error.
- * `startedAt` is null for a sample that never started.
+ * `startedAt` is null for a sample that never started; `rebuild` says why Node could not rebuild its world, if it tried.
  */
-export function interruptedResult(reason: string, startedAt: string | null, status: LostStatus = 'interrupted') {
+export function interruptedResult(reason: string, startedAt: string | null, status: LostStatus = 'interrupted', rebuild?: Extract<RebuildRecord, { status: 'not_rebuilt' }>) {
   return {
     status: 'failed' as const,
     started_at: startedAt,
     finished_at: new Date().toISOString(),
     execution: { status, final_answer: null, error: reason, usage: null, cost_usd: null, model: null, exit_code: null, agent_error: reason, parse_errors: 0 },
-    archive: { status: 'not_saved' as const, sha256: null, calls: null, error: reason },
+    archive: { status: 'not_saved' as const, sha256: null, calls: null, error: reason, ...(rebuild === undefined ? {} : { rebuild }) },
     agent_outcome: null,
     cleanup_error: null,
   }
@@ -42,8 +47,15 @@ export function interruptedPlan(where: { block: string; sampleId: string; runDir
   }
 }
 
-/** What a sample's finish reports; the page's own report, or what Node knows of a sample whose page was lost. */
-export type FinishReport = Omit<FinishSampleRequest, 'toolCalls' | 'durationSeconds'> & { toolCalls: number | null; durationSeconds: number | null }
+/**
+ * What a sample's finish reports; the page's own report, or what Node knows of a sample whose page was lost. Only Node
+ * sets archive `rebuild` (the page's report is parsed strictly and cannot carry it).
+ */
+export type FinishReport = Omit<FinishSampleRequest, 'toolCalls' | 'durationSeconds' | 'archive'> & {
+  archive: FinishSampleRequest['archive'] & { rebuild?: RebuildRecord }
+  toolCalls: number | null
+  durationSeconds: number | null
+}
 
 /**
  * The finish report of a sample whose page was lost after its final episode was saved: execution `status` with the
@@ -67,4 +79,21 @@ export function endedRunReason(errors: readonly string[]): string {
   return isBrowserDead
     ? 'a browser of the run closed while this sample ran (crashed or killed) and Vitest ended the run; continue with AWB_RESUME'
     : 'the run ended before the sample finished; continue with AWB_RESUME'
+}
+
+/**
+ * The finish report of a lost sample whose world Node rebuilt from its records (`rebuild-world.ts`) and saved:
+ * execution `status` with the reason (the agent still failed), the rebuilt archive as saved, the tool calls Node
+ * recorded and the time from start to the loss; its page timings are unknown.
+ */
+export function rebuiltReport(reason: string, status: LostStatus, rebuilt: { sha256: string; calls: number; toolCalls: number; replayed: number }, startedAt: string | undefined, lostAt: number): FinishReport {
+  return {
+    execution: { status, final_answer: null, error: reason, usage: null, cost_usd: null, model: null },
+    archive: { status: 'saved', sha256: rebuilt.sha256, calls: rebuilt.calls, error: null, rebuild: { status: 'rebuilt', from: 'conversation.jsonl', tool_calls: rebuilt.toolCalls, replayed: rebuilt.replayed } },
+    agentOutcome: null,
+    toolCalls: rebuilt.toolCalls,
+    durationSeconds: startedAt === undefined ? null : Math.max(0, (lostAt - Date.parse(startedAt)) / 1000),
+    timings: { openMs: 0, agentMs: 0, exportMs: 0, saveMs: 0 },
+    capture: null,
+  }
 }

@@ -14,9 +14,11 @@ import { PACKAGE_ROOT } from '../../shared/package-root.ts'
 import type { FinishSampleRequest, FinishSampleResponse, ScoringTimings } from '../sample-messages.ts'
 import type { ExecutionRecord } from './agent-launcher.ts'
 import type { SampleLedger } from './ledger.ts'
-import { interruptedPlan, interruptedResult, savedButLostReport, type FinishReport, type LostStatus, type RecordedPlan } from './lost-samples.ts'
+import { interruptedPlan, interruptedResult, rebuiltReport, savedButLostReport, type FinishReport, type LostStatus, type RecordedPlan } from './lost-samples.ts'
+import { rebuildLostSample } from './rebuild-lost-sample.ts'
 import { recordedFailure } from './run-plan.ts'
 import type { SampleEnd } from './run-rules.ts'
+import type { GatedAgentKind } from './sample-gate.ts'
 
 /** Largest single conversation record (JSON characters): tool results with images stay far below. */
 export const MAX_RECORD_CHARS = 32 * 1024 * 1024
@@ -67,6 +69,10 @@ export class SampleRecorder {
   private readonly selection: Record<string, string[]> = {}
   /** When and with which SHA-256 each sample's final episode was saved (a page lost after saving is still scored). */
   private readonly savedFinal = new Map<string, { at: number; sha256: string }>()
+  /** Conversation appends of each sample still being written (a rebuild reads the log once they have landed). */
+  private readonly appending = new Map<string, Set<Promise<void>>>()
+  /** Samples whose conversation is closed: a lost sample being rebuilt from it takes no more records. */
+  private readonly closedLogs = new Set<string>()
 
   constructor(pkg: BenchmarkPackage, options: RecorderOptions, hooks: RecorderHooks) {
     this.pkg = pkg
@@ -134,8 +140,16 @@ export class SampleRecorder {
     }
     const text = JSON.stringify(entry)
     if (text.length > MAX_RECORD_CHARS) throw new RangeError(`a conversation record is larger than ${MAX_RECORD_CHARS} characters`)
+    const key = sampleKey(block, sampleId)
+    if (this.closedLogs.has(key)) throw new RunError('RUN_SAMPLE_SEALED', `${block} / ${sampleId} has ended (its page was lost); its conversation takes no more records`)
+    const appended = this.runWriter().then(run => run.appendConversation(block, sampleId, entry as { type: string } & Record<string, unknown>))
+    const inFlight = this.appending.get(key) ?? new Set<Promise<void>>()
+    this.appending.set(key, inFlight)
+    const settled = appended.then(() => undefined, () => undefined)
+    inFlight.add(settled)
+    void settled.then(() => inFlight.delete(settled))
     try {
-      await (await this.runWriter()).appendConversation(block, sampleId, entry as { type: string } & Record<string, unknown>)
+      await appended
     } catch (error) {
       // Past the per-sample cap the log stays as it is and the sample ends here, failed with the cap's message: its
       // agent is stopped (the gate aborts its Node-side work) instead of filling the disk or crashing the run.
@@ -163,19 +177,39 @@ export class SampleRecorder {
   /**
    * Records a sample whose page was lost as failed with `lost.reason`. A sample that was open (`account`) and had
    * saved its final episode had done its agent's work: the saved world is scored as any saved export is (scoring.md
-   * §8.2), with execution `lost.status` and the lost page's report (tool calls, timings) unknown.
+   * §8.2), with execution `lost.status` and the lost page's report (tool calls, timings) unknown. One that had not, lost with its
+   * page (`lost.rebuildAs`: the kind of its agent), has its world rebuilt from the calls Node recorded, saved and
+   * scored the same way (the reference runner exports and scores a timed-out world); a world that cannot be rebuilt
+   * exactly is not scored, and result.json archive `rebuild` says why.
    */
-  async abandon(block: string, sampleId: string, lost: { reason: string; status: LostStatus }, account: FinishAccount | undefined): Promise<void> {
+  async abandon(block: string, sampleId: string, lost: { reason: string; status: LostStatus; rebuildAs?: GatedAgentKind | undefined }, account: FinishAccount | undefined): Promise<void> {
     const key = sampleKey(block, sampleId)
     const saved = this.savedFinal.get(key)
     if (account !== undefined && saved !== undefined) {
       await this.finish(block, sampleId, savedButLostReport(lost.reason, lost.status, saved, this.started.get(key)), account)
       return
     }
-    this.hooks.onEnd({ execution: { status: lost.status }, archive: { status: 'not_saved' } })
+    const rebuildAs = account === undefined ? undefined : lost.rebuildAs
+    // Counted now when nothing is rebuilt (as always); a rebuilt world is counted by its finish, a failed rebuild below.
+    if (rebuildAs === undefined) this.hooks.onEnd({ execution: { status: lost.status }, archive: { status: 'not_saved' } })
+    // One recording from the loss to the sample's record: a reader waiting for the sample never sees it unrecorded.
     await this.hooks.ledger.recording(block, sampleId, (async () => {
+      const lostAt = Date.now()
+      const rebuilt = rebuildAs === undefined ? undefined : await this.rebuild(block, sampleId, rebuildAs)
+      let sha256: string | undefined
+      if (rebuilt?.status === 'rebuilt') sha256 = await this.saveFinal(block, sampleId, rebuilt.episode).catch(() => undefined)
+      if (account !== undefined && rebuilt?.status === 'rebuilt' && sha256 !== undefined) {
+        // The loss decides how the execution ended, whatever a CLI agent killed with its page reported of itself.
+        const lostAccount: FinishAccount = { ...account, executionRecord: reported => ({ ...account.executionRecord(reported), status: lost.status, error: lost.reason }) }
+        await this.finish(block, sampleId, rebuiltReport(lost.reason, lost.status, { sha256, calls: rebuilt.calls, toolCalls: rebuilt.toolCalls, replayed: rebuilt.replayed }, this.started.get(key), lostAt), lostAccount)
+        return
+      }
+      const notRebuilt = rebuilt === undefined
+        ? undefined
+        : { status: 'not_rebuilt' as const, reason: rebuilt.status === 'not_rebuilt' ? rebuilt.reason : 'the rebuilt final episode could not be saved', tool_calls: rebuilt.toolCalls }
+      if (rebuildAs !== undefined) this.hooks.onEnd({ execution: { status: lost.status }, archive: { status: 'not_saved' } })
       const run = await this.runWriter()
-      await run.writeResult(block, sampleId, interruptedResult(lost.reason, this.started.get(key) ?? null, lost.status))
+      await run.writeResult(block, sampleId, interruptedResult(lost.reason, this.started.get(key) ?? null, lost.status, notRebuilt))
       const { kind: _, ...entry } = interruptedPlan({ block, sampleId, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }, lost.reason, lost.status)
       this.hooks.ledger.record(block, sampleId, entry)
       this.started.delete(key)
@@ -260,6 +294,23 @@ export class SampleRecorder {
     const timings = { ...report.timings, ...scoring }
     this.hooks.ledger.record(block, sampleId, { row, timings, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId), failure: recordedFailure({ status: completed ? 'completed' : 'failed', execution: recorded, archive: report.archive }) })
     return { row, scoring, backend: scorer.backend, runDir: run.dir, sampleDir: run.sampleDir(block, sampleId) }
+  }
+
+  /**
+   * Closes the sample's conversation, waits for the appends already accepted, and rebuilds its world from what Node
+   * wrote (`rebuildLostSample`). The run's directory exists: the sample started.
+   */
+  private async rebuild(block: string, sampleId: string, agentKind: GatedAgentKind) {
+    const key = sampleKey(block, sampleId)
+    this.closedLogs.add(key)
+    await Promise.all(this.appending.get(key) ?? [])
+    this.appending.delete(key)
+    try {
+      const run = await this.runWriter()
+      return await rebuildLostSample({ pkg: this.pkg, block, sample: findSample(this.pkg, block, sampleId), sampleDir: run.sampleDir(block, sampleId), agentKind })
+    } catch (error) {
+      return { status: 'not_rebuilt' as const, reason: `the rebuild failed: ${error instanceof Error ? error.message : String(error)}`, toolCalls: 0 }
+    }
   }
 
   /** Keeps the page's picture of the final scene as final.png (a PNG, or nothing). */
