@@ -77,7 +77,8 @@ afterAll(async () => {
   if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
 })
 
-describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajor }) => {
+// Each Node's project is its own (folder, install, runs): the Nodes run at once, each one's steps in order.
+describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin, vitestMajor }) => {
   let project: string
 
   /** Runs a command in the user project, on this describe's Node, and returns its exit code and merged output. */
@@ -116,140 +117,142 @@ describe.each(userNodes())('a user project on $label', ({ label, bin, vitestMajo
     expect(typescript.code, typescript.output).toBe(0)
   }, 300_000)
 
-  it(`in a Vitest ${vitestMajor} project on ${label}, README's install line keeps Vitest ${vitestMajor} and its Playwright provider, with no peer-dependency complaint`, async () => {
-    const installed = (name: string) => readFile(join(project, 'node_modules', name, 'package.json'), 'utf8').then(text => (JSON.parse(text) as { version: string }).version)
-    expect(await installed('vitest')).toMatch(new RegExp(`^${vitestMajor}\\.`))
-    expect(await installed('@vitest/browser-playwright')).toBe(await installed('vitest'))
-    expect(installOutput).not.toMatch(/ERESOLVE|peer dep|EBADENGINE/i)
+  describe('set up as README says', { concurrent: false }, () => {
+    it(`in a Vitest ${vitestMajor} project on ${label}, README's install line keeps Vitest ${vitestMajor} and its Playwright provider, with no peer-dependency complaint`, async () => {
+      const installed = (name: string) => readFile(join(project, 'node_modules', name, 'package.json'), 'utf8').then(text => (JSON.parse(text) as { version: string }).version)
+      expect(await installed('vitest')).toMatch(new RegExp(`^${vitestMajor}\\.`))
+      expect(await installed('@vitest/browser-playwright')).toBe(await installed('vitest'))
+      expect(installOutput).not.toMatch(/ERESOLVE|peer dep|EBADENGINE/i)
+    })
+
+    it('installs compiled JavaScript only: no TypeScript sources, tests or benches, and no tsx', async () => {
+      const installed = join(project, 'node_modules', manifest.name)
+      const files = await readdir(installed, { recursive: true })
+      expect(files.filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
+      expect(files.filter(file => /^(test|bench|scripts|examples)\//.test(file))).toEqual([])
+      expect(files).toContain(join('dist', 'plugin', 'index.js'))
+      expect(files).toContain(join('dist', 'plugin', 'index.d.ts'))
+      await expect(readdir(join(project, 'node_modules', 'tsx'))).rejects.toThrow(/ENOENT/)
+    })
+
+    it('is the CommonJS project `npm init -y` makes, where README\'s config file loads without a module-type warning (a vitest.config.ts there warns)', async () => {
+      const { type } = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { type?: string }
+      expect(type === undefined || type === 'commonjs', `package.json "type" is ${String(type)}`).toBe(true)
+      // The control: the same three lines as a .ts config in this project make Vite warn, once per config load.
+      await writeFile(join(project, 'vitest.control.config.ts'), await readFile(join(project, configFile), 'utf8'))
+      const control = await inProject('npx', ['vitest', 'list', '--config', 'vitest.control.config.ts', '--project', 'partnet-none', '--filesOnly'])
+      await rm(join(project, 'vitest.control.config.ts'))
+      expect(control.code, control.output).toBe(0)
+      expect(control.output).toMatch(MODULE_TYPE_WARNING)
+      const { code, output } = await inProject('npx', ['vitest', 'list', '--project', 'partnet-none', '--filesOnly'])
+      expect(code, output).toBe(0)
+      expect(output).toMatch(/partnet-none.*benchmark-block\.js/)
+      expect(output).not.toMatch(MODULE_TYPE_WARNING)
+    }, 120_000)
+
+    it('type-checks a config that imports the plugin and an agent module that imports defineAgent', async () => {
+      await writeFile(join(project, 'agent.ts'), (await readFile(join(ROOT, 'examples', 'page-agent', 'agent.ts'), 'utf8'))
+        .replace("from '../../src/agents/index.ts'", `from '${manifest.name}/agent'`))
+      await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] },
+        include: [configFile, 'agent.ts'],
+      }))
+      const { code, output } = await inProject('node', [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
+      expect(code, output).toBe(0)
+    })
+
+    it('`npx vitest run --project ikea-manualbook` runs the block with the bundled benchmark and records the run', async () => {
+      const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'ikea-manualbook'])
+      expect(code, output).toBe(0)
+      expect(output).not.toMatch(/deprecat/i)
+      expect(output).not.toMatch(MODULE_TYPE_WARNING)
+      expect(output).toMatch(new RegExp(`awb: Vitest ${vitestMajor}\\.\\d+\\.\\d+ \\(vitest-${vitestMajor === '4' ? '4.1' : '5'} adapter\\)`))
+      expect(output).toMatch(/Tests\s+4 passed \(4\)/)
+      expect(output).toMatch(/ikea-manualbook\s+4\/4/)
+      const [runId] = await readdir(join(project, 'runs'))
+      const run = JSON.parse(await readFile(join(project, 'runs', runId!, 'run.json'), 'utf8')) as { status: string, versions: Record<string, string> }
+      expect(run.status).toBe('completed')
+      expect(run.versions).toMatchObject({ [manifest.name]: manifest.version })
+      const rows = (await readFile(join(project, 'runs', runId!, 'metrics.jsonl'), 'utf8')).trim().split('\n')
+      expect(rows).toHaveLength(4)
+    }, 300_000)
+
+    it('runs a page agent module that imports defineAgent from the package', async () => {
+      const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './agent.ts', AWB_RUNS: 'agent-runs' })
+      expect(code, output).toBe(0)
+      expect(output).not.toMatch(MODULE_TYPE_WARNING)
+      const [runId] = await readdir(join(project, 'agent-runs'))
+      const [row] = (await readFile(join(project, 'agent-runs', runId!, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
+      expect(row).toMatchObject({ block: 'partnet-none', sample_id: '44266', status: 'scored' })
+      expect(row!.tool_calls).toBeGreaterThan(2)
+    }, 300_000)
+
+    it('installed, the page still reads nothing of the bundled answers or their generator (page code and an agent that try)', async () => {
+      const installed = join(project, 'node_modules', manifest.name)
+      const evaluation = (await readdir(join(installed, 'fixtures', 'awb-mini'), { recursive: true })).find(file => file.endsWith('evaluation.json'))
+      const targets = {
+        evaluation: `/@fs${join(installed, 'fixtures', 'awb-mini', evaluation!)}`,
+        demonstrations: `/@fs${join(installed, 'fixtures', 'demonstrations', 'partnet-none')}`,
+        generator: `/@fs${join(installed, 'dist', 'fixtures', 'generator', 'index.js')}`,
+        // The control: a page module the server does serve, or the probe proves nothing.
+        allowed: `/@fs${join(installed, 'dist', 'src', 'agents', 'define-agent.js')}`,
+      }
+      const probe = (label: string) => [
+        `const TARGETS: Record<string, string> = ${JSON.stringify(targets)}`,
+        `export async function probeStatuses(): Promise<string> {`,
+        '  const statuses: string[] = []',
+        '  for (const [name, url] of Object.entries(TARGETS)) statuses.push(`${name}=${await fetch(url).then(response => String(response.status), () => \'blocked\')}`)',
+        `  return \`${label} \${statuses.join(',')};\``,
+        '}',
+        '',
+      ].join('\n')
+      // From the tester page (a setup file: page code that is not the agent) the serve guard answers; from the agent's
+      // realm (an opaque origin) the server's answers are unreadable altogether.
+      await writeFile(join(project, 'probe-page.ts'), probe('probe-statuses-page'))
+      await writeFile(join(project, 'probe-realm.ts'), probe('probe-statuses-realm'))
+      await writeFile(join(project, 'probe-setup.ts'), "import { probeStatuses } from './probe-page.ts'\nconsole.log(await probeStatuses())\n")
+      await writeFile(join(project, 'vitest.probe.config.mts'), [
+        "import { mergeConfig } from 'vitest/config'",
+        `import base from './${configFile}'`,
+        "export default mergeConfig(base, { test: { setupFiles: ['./probe-setup.ts'] } })",
+        '',
+      ].join('\n'))
+      await writeFile(join(project, 'probe-agent.ts'), [
+        `import { defineAgent } from '${manifest.name}/agent'`,
+        "import { probeStatuses } from './probe-realm.ts'",
+        'export default defineAgent({',
+        "  name: 'probe',",
+        '  async run() {',
+        "    return { finalAnswer: JSON.stringify({ status: 'completed', summary: await probeStatuses(), checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }",
+        '  },',
+        '})',
+        '',
+      ].join('\n'))
+      const { output } = await inProject('npx', ['vitest', 'run', '--config', 'vitest.probe.config.mts', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
+      const [runId] = await readdir(join(project, 'probe-runs'))
+      const result = await readFile(join(project, 'probe-runs', runId!, 'blocks', 'partnet-none', 'samples', '44266', 'result.json'), 'utf8')
+      const statuses = (text: string, label: string) => {
+        const found = new RegExp(`${label} ([^;]*);`).exec(text)
+        expect(found, `${output}\n${result}`).not.toBeNull()
+        return Object.fromEntries(found![1]!.split(',').map(pair => pair.split('=')))
+      }
+      expect(statuses(output, 'probe-statuses-page')).toEqual({ evaluation: '404', demonstrations: '404', generator: '404', allowed: '200' })
+      expect(statuses(result, 'probe-statuses-realm')).toEqual({ evaluation: 'blocked', demonstrations: 'blocked', generator: 'blocked', allowed: 'blocked' })
+    }, 300_000)
+
+    it('`npx awb doctor` opens the installed headless page without gpu.js (an optional peer it does not need)', async () => {
+      await rm(join(project, 'node_modules', '.vite'), { recursive: true, force: true })
+      const { code, output } = await inProject('npx', ['awb', 'doctor'])
+      expect(code, output).toBe(0)
+      expect(output).toMatch(/^ok\s+webmcp\s/m)
+      // A scan of the GPU page (gpu.js not installed) made Vite skip pre-bundling for every page.
+      expect(output).not.toMatch(/Failed to run dependency scan|could not be resolved/)
+    }, 180_000)
+
+    it('`npx awb validate` checks the bundled package with the compiled CLI', async () => {
+      const { code, output } = await inProject('npx', ['awb', 'validate'])
+      expect(code, output).toBe(0)
+      expect(output).toMatch(/awb-mini: ok, .*5 blocks, 20 samples/)
+    }, 120_000)
   })
-
-  it('installs compiled JavaScript only: no TypeScript sources, tests or benches, and no tsx', async () => {
-    const installed = join(project, 'node_modules', manifest.name)
-    const files = await readdir(installed, { recursive: true })
-    expect(files.filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
-    expect(files.filter(file => /^(test|bench|scripts|examples)\//.test(file))).toEqual([])
-    expect(files).toContain(join('dist', 'plugin', 'index.js'))
-    expect(files).toContain(join('dist', 'plugin', 'index.d.ts'))
-    await expect(readdir(join(project, 'node_modules', 'tsx'))).rejects.toThrow(/ENOENT/)
-  })
-
-  it('is the CommonJS project `npm init -y` makes, where README\'s config file loads without a module-type warning (a vitest.config.ts there warns)', async () => {
-    const { type } = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { type?: string }
-    expect(type === undefined || type === 'commonjs', `package.json "type" is ${String(type)}`).toBe(true)
-    // The control: the same three lines as a .ts config in this project make Vite warn, once per config load.
-    await writeFile(join(project, 'vitest.control.config.ts'), await readFile(join(project, configFile), 'utf8'))
-    const control = await inProject('npx', ['vitest', 'list', '--config', 'vitest.control.config.ts', '--project', 'partnet-none', '--filesOnly'])
-    await rm(join(project, 'vitest.control.config.ts'))
-    expect(control.code, control.output).toBe(0)
-    expect(control.output).toMatch(MODULE_TYPE_WARNING)
-    const { code, output } = await inProject('npx', ['vitest', 'list', '--project', 'partnet-none', '--filesOnly'])
-    expect(code, output).toBe(0)
-    expect(output).toMatch(/partnet-none.*benchmark-block\.js/)
-    expect(output).not.toMatch(MODULE_TYPE_WARNING)
-  }, 120_000)
-
-  it('type-checks a config that imports the plugin and an agent module that imports defineAgent', async () => {
-    await writeFile(join(project, 'agent.ts'), (await readFile(join(ROOT, 'examples', 'page-agent', 'agent.ts'), 'utf8'))
-      .replace("from '../../src/agents/index.ts'", `from '${manifest.name}/agent'`))
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] },
-      include: [configFile, 'agent.ts'],
-    }))
-    const { code, output } = await inProject('node', [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])
-    expect(code, output).toBe(0)
-  })
-
-  it('`npx vitest run --project ikea-manualbook` runs the block with the bundled benchmark and records the run', async () => {
-    const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'ikea-manualbook'])
-    expect(code, output).toBe(0)
-    expect(output).not.toMatch(/deprecat/i)
-    expect(output).not.toMatch(MODULE_TYPE_WARNING)
-    expect(output).toMatch(new RegExp(`awb: Vitest ${vitestMajor}\\.\\d+\\.\\d+ \\(vitest-${vitestMajor === '4' ? '4.1' : '5'} adapter\\)`))
-    expect(output).toMatch(/Tests\s+4 passed \(4\)/)
-    expect(output).toMatch(/ikea-manualbook\s+4\/4/)
-    const [runId] = await readdir(join(project, 'runs'))
-    const run = JSON.parse(await readFile(join(project, 'runs', runId!, 'run.json'), 'utf8')) as { status: string, versions: Record<string, string> }
-    expect(run.status).toBe('completed')
-    expect(run.versions).toMatchObject({ [manifest.name]: manifest.version })
-    const rows = (await readFile(join(project, 'runs', runId!, 'metrics.jsonl'), 'utf8')).trim().split('\n')
-    expect(rows).toHaveLength(4)
-  }, 300_000)
-
-  it('runs a page agent module that imports defineAgent from the package', async () => {
-    const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './agent.ts', AWB_RUNS: 'agent-runs' })
-    expect(code, output).toBe(0)
-    expect(output).not.toMatch(MODULE_TYPE_WARNING)
-    const [runId] = await readdir(join(project, 'agent-runs'))
-    const [row] = (await readFile(join(project, 'agent-runs', runId!, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
-    expect(row).toMatchObject({ block: 'partnet-none', sample_id: '44266', status: 'scored' })
-    expect(row!.tool_calls).toBeGreaterThan(2)
-  }, 300_000)
-
-  it('installed, the page still reads nothing of the bundled answers or their generator (page code and an agent that try)', async () => {
-    const installed = join(project, 'node_modules', manifest.name)
-    const evaluation = (await readdir(join(installed, 'fixtures', 'awb-mini'), { recursive: true })).find(file => file.endsWith('evaluation.json'))
-    const targets = {
-      evaluation: `/@fs${join(installed, 'fixtures', 'awb-mini', evaluation!)}`,
-      demonstrations: `/@fs${join(installed, 'fixtures', 'demonstrations', 'partnet-none')}`,
-      generator: `/@fs${join(installed, 'dist', 'fixtures', 'generator', 'index.js')}`,
-      // The control: a page module the server does serve, or the probe proves nothing.
-      allowed: `/@fs${join(installed, 'dist', 'src', 'agents', 'define-agent.js')}`,
-    }
-    const probe = (label: string) => [
-      `const TARGETS: Record<string, string> = ${JSON.stringify(targets)}`,
-      `export async function probeStatuses(): Promise<string> {`,
-      '  const statuses: string[] = []',
-      '  for (const [name, url] of Object.entries(TARGETS)) statuses.push(`${name}=${await fetch(url).then(response => String(response.status), () => \'blocked\')}`)',
-      `  return \`${label} \${statuses.join(',')};\``,
-      '}',
-      '',
-    ].join('\n')
-    // From the tester page (a setup file: page code that is not the agent) the serve guard answers; from the agent's
-    // realm (an opaque origin) the server's answers are unreadable altogether.
-    await writeFile(join(project, 'probe-page.ts'), probe('probe-statuses-page'))
-    await writeFile(join(project, 'probe-realm.ts'), probe('probe-statuses-realm'))
-    await writeFile(join(project, 'probe-setup.ts'), "import { probeStatuses } from './probe-page.ts'\nconsole.log(await probeStatuses())\n")
-    await writeFile(join(project, 'vitest.probe.config.mts'), [
-      "import { mergeConfig } from 'vitest/config'",
-      `import base from './${configFile}'`,
-      "export default mergeConfig(base, { test: { setupFiles: ['./probe-setup.ts'] } })",
-      '',
-    ].join('\n'))
-    await writeFile(join(project, 'probe-agent.ts'), [
-      `import { defineAgent } from '${manifest.name}/agent'`,
-      "import { probeStatuses } from './probe-realm.ts'",
-      'export default defineAgent({',
-      "  name: 'probe',",
-      '  async run() {',
-      "    return { finalAnswer: JSON.stringify({ status: 'completed', summary: await probeStatuses(), checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }",
-      '  },',
-      '})',
-      '',
-    ].join('\n'))
-    const { output } = await inProject('npx', ['vitest', 'run', '--config', 'vitest.probe.config.mts', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './probe-agent.ts', AWB_RUNS: 'probe-runs' })
-    const [runId] = await readdir(join(project, 'probe-runs'))
-    const result = await readFile(join(project, 'probe-runs', runId!, 'blocks', 'partnet-none', 'samples', '44266', 'result.json'), 'utf8')
-    const statuses = (text: string, label: string) => {
-      const found = new RegExp(`${label} ([^;]*);`).exec(text)
-      expect(found, `${output}\n${result}`).not.toBeNull()
-      return Object.fromEntries(found![1]!.split(',').map(pair => pair.split('=')))
-    }
-    expect(statuses(output, 'probe-statuses-page')).toEqual({ evaluation: '404', demonstrations: '404', generator: '404', allowed: '200' })
-    expect(statuses(result, 'probe-statuses-realm')).toEqual({ evaluation: 'blocked', demonstrations: 'blocked', generator: 'blocked', allowed: 'blocked' })
-  }, 300_000)
-
-  it('`npx awb doctor` opens the installed headless page without gpu.js (an optional peer it does not need)', async () => {
-    await rm(join(project, 'node_modules', '.vite'), { recursive: true, force: true })
-    const { code, output } = await inProject('npx', ['awb', 'doctor'])
-    expect(code, output).toBe(0)
-    expect(output).toMatch(/^ok\s+webmcp\s/m)
-    // A scan of the GPU page (gpu.js not installed) made Vite skip pre-bundling for every page.
-    expect(output).not.toMatch(/Failed to run dependency scan|could not be resolved/)
-  }, 180_000)
-
-  it('`npx awb validate` checks the bundled package with the compiled CLI', async () => {
-    const { code, output } = await inProject('npx', ['awb', 'validate'])
-    expect(code, output).toBe(0)
-    expect(output).toMatch(/awb-mini: ok, .*5 blocks, 20 samples/)
-  }, 120_000)
 })
