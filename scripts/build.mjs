@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const staging = join(root, 'dist.building')
@@ -33,6 +33,11 @@ for (const folder of ASSET_FOLDERS) {
     copied++
   }
 }
+// The report page's script, bundled once here instead of at the end of every run of an installed package.
+const reportApp = join(staging, 'src', 'report', 'html')
+const { bundle, PREBUILT_REPORT_APP } = await import(pathToFileURL(join(reportApp, 'bundle-app.js')).href)
+writeFileSync(join(reportApp, PREBUILT_REPORT_APP), (await bundle()).code)
+
 rmSync(target, { recursive: true, force: true })
 renameSync(staging, target)
 console.error(`build: dist/ written (${copied} asset files copied)`)
