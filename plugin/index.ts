@@ -28,6 +28,11 @@ export type { BlockContext, SampleMeta } from './types.ts'
 const BLOCK_SUITE = packageModule('suites/benchmark-block.ts')
 /** Allowance beyond the agent's own limit for opening, exporting and scoring one sample. */
 const SAMPLE_OVERHEAD_MS = 180_000
+/**
+ * How long a block's browser session may take to connect and its tester page to load (Vitest's default, 60 s, fails
+ * the whole block on a busy CI machine loading the page for the first time; seen at a load average of 19).
+ */
+const BLOCK_STARTUP_PATIENCE_MS = 180_000
 
 export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   let resolved: ReturnType<typeof resolveOptions> | undefined
@@ -127,6 +132,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       // One free port per block's browser server, so that none probes ports in use (see freePorts).
       const ports = await freePorts(pkg.blocks.length)
       const lockdown = (index: number) => vitestAdapter.apiLockdown(ports[index]!)
+      const patience = vitestAdapter.startupPatience(BLOCK_STARTUP_PATIENCE_MS)
       // Blocks are independent: their browsers run at once (an agent mostly waits on its model), unless the user chose
       // a `maxWorkers` (the CLI's --maxWorkers wins over both). Vitest 5 reads it per project and at the root.
       const together = userConfig.test?.maxWorkers === undefined ? vitestAdapter.blocksTogether(pkg.blocks.length) : {}
@@ -160,7 +166,9 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             ),
             commands: { ...refusedVitestCommands(vitestAdapter), ...commands },
             ...lockdown(index).browser,
+            ...patience.browser,
           },
+          ...patience.test,
           // The page (the agent) writes nothing on the host: no snapshots, screenshots, traces or attachments,
           // and no CDP. The harness saves through its own commands. (Where the option lives depends on the major.)
           ...lockdown(index).test,

@@ -34,8 +34,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           // Integration files run their independent child runs at once (`describe.concurrent`): each mostly waits on
-          // its browsers and agents, but three at a time is what two cores carry without starving the others.
-          maxConcurrency: 3,
+          // its browsers and agents, but with two files at a time, two each is what two cores carry without starving.
+          maxConcurrency: 2,
         },
       },
       {

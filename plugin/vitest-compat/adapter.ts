@@ -55,6 +55,13 @@ export interface VitestAdapter {
    * Applied only where the user set no `maxWorkers` of their own.
    */
   blocksTogether(blockCount: number): Record<string, unknown>
+  /**
+   * A block project's `test` and `test.browser` fields that give its browser session `ms` to connect and its tester
+   * frame `ms` to load (Vitest's default is 60 s each: a busy CI machine loading a block's page for the first time can
+   * pass it, and the block's whole file fails). Both majors read `browser.connectTimeout`; Vitest 5's orchestrator
+   * reads the frame's limit from the project's `env` (`VITEST_BROWSER_IFRAME_TIMEOUT`), 4.1 has no such limit.
+   */
+  startupPatience(ms: number): { test: Record<string, unknown>; browser: Record<string, unknown> }
   /** How JUnit names a block's suite after the block: Vitest 5 has public templates, 4.1 only its writer's methods. */
   readonly junitSuiteNames: 'suiteNameTemplate' | 'writeElement'
   /** The internals browser recovery needs, or why they are not there. */

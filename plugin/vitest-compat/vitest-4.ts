@@ -14,6 +14,7 @@ export function vitest4Adapter(version: string): VitestAdapter {
     hostFileCommands: ['readFile', 'writeFile', 'removeFile', '__vitest_fileInfo', '__vitest_screenshot', '__vitest_screenshotMatcher'],
     // Every browser project has a pool of its own: blocks run together already.
     blocksTogether: () => ({}),
+    startupPatience: ms => ({ test: {}, browser: { connectTimeout: ms } }),
     junitSuiteNames: 'writeElement',
     recoveryInternals: browserPoolInternals,
     missingRecoveryInternals: missingBrowserPoolInternals,

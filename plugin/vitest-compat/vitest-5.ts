@@ -15,6 +15,7 @@ export function vitest5Adapter(version: string): VitestAdapter {
     resolvedApi: (project: TestProject) => permissionsOf(Reflect.get(project.config, 'api')),
     hostFileCommands: ['readFile', 'writeFile', 'removeFile', '__vitest_fileInfo', '__vitest_screenshot', '__vitest_screenshotMatcher', '__vitest_recordBrowserTrace'],
     blocksTogether: blockCount => ({ maxWorkers: blockCount }),
+    startupPatience: ms => ({ test: { env: { VITEST_BROWSER_IFRAME_TIMEOUT: String(ms) } }, browser: { connectTimeout: ms } }),
     junitSuiteNames: 'suiteNameTemplate',
     recoveryInternals: browserPoolInternals,
     missingRecoveryInternals: missingBrowserPoolInternals,

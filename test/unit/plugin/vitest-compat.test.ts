@@ -1,7 +1,11 @@
 // Adapter selection and the startup report, without a Vitest run (the real runs are in
 // test/integration/vitest-compat.test.ts, on each supported major).
+import { readdir, readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { adapterFor, describeCapabilities, SUPPORTED_VITEST, VitestCompatError } from '../../../plugin/vitest-compat/index.ts'
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..')
 
 describe('adapterFor', () => {
   it('picks one adapter per supported major', () => {
@@ -29,6 +33,16 @@ describe('adapterFor', () => {
   it('puts the browser API lock-down where each major reads it', () => {
     expect(adapterFor('4.1.12').apiLockdown(4321)).toEqual({ test: {}, browser: { api: { port: 4321, strictPort: false, allowWrite: false, allowExec: false } } })
     expect(adapterFor('5.1.2').apiLockdown(4321)).toEqual({ test: { api: { port: 4321, strictPort: false, allowWrite: false, allowExec: false } }, browser: {} })
+  })
+
+  it('gives a block\'s browser session and tester frame their start-up time where each major reads it', async () => {
+    expect(adapterFor('4.1.12').startupPatience(180_000)).toEqual({ test: {}, browser: { connectTimeout: 180_000 } })
+    expect(adapterFor('5.1.2').startupPatience(180_000)).toEqual({ test: { env: { VITEST_BROWSER_IFRAME_TIMEOUT: '180000' } }, browser: { connectTimeout: 180_000 } })
+    // The installed Vitest's browser orchestrator reads the frame's limit from that variable (on 5; 4.1 has none).
+    const installed = (JSON.parse(await readFile(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version
+    const orchestrator = join(ROOT, 'node_modules', '@vitest', 'browser', 'dist', 'client', '__vitest_browser__')
+    const scripts = await Promise.all((await readdir(orchestrator)).filter(name => name.startsWith('orchestrator')).map(name => readFile(join(orchestrator, name), 'utf8')))
+    expect(scripts.some(script => script.includes('VITEST_BROWSER_IFRAME_TIMEOUT'))).toBe(installed.startsWith('5.'))
   })
 
   it('refuses the trace-artifact command only where it exists (Vitest 5)', () => {
