@@ -105,10 +105,14 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     usage: 'fixtures',
-    description: 'Generate the synthetic benchmark package (awb-mini) deterministically',
+    description: 'Generate the synthetic benchmark package deterministically: awb-mini (default) or the full-size awb-full (`--size full`)',
     options: [
-      { flags: '--out <dir>', description: 'A new directory for the package' },
-      { flags: '--seed <n>', description: 'Generator seed (default 0: the committed fixtures/awb-mini)' },
+      { flags: '--out <dir>', description: 'A new directory for the package (required for mini; full: default ~/.cache/assembly-world-bench/full-<seed>/awb-full)' },
+      { flags: '--seed <n>', description: 'Generator seed (default 0: the committed fixtures/awb-mini, the committed full-size hash list)' },
+      { flags: '--size <mini|full>', description: 'mini: 20 evaluations, 2–8 parts; full: 100 evaluations over 80 shapes with the real part counts (about 15 min on 2 cores, 90 MB at the default sizes)' },
+      { flags: '--triangles <n>', description: 'full: triangle budget per part mesh, PartNet/IKEA/AssemblyBench; meshes are subdivided ×4 while they fit (default 4000; 0 keeps the recipes\' meshes)' },
+      { flags: '--scan-triangles <n>', description: 'full: triangle budget per Fantastic Breaks fragment (default 16000)' },
+      { flags: '--check', description: 'full: verify the package at --out (and its demonstrations) against fixtures/generator/full-size.sha256 instead of generating' },
     ],
     load: () => import('./commands/fixtures.ts'),
   },
