@@ -64,6 +64,8 @@ export async function run(args: unknown[]): Promise<number> {
       ...(extras.packageProblem === undefined ? {} : { package_problem: extras.packageProblem }),
       // Why each damaged sample is damaged, and each run's seals (runner.md §7.1 has no place for them: added here).
       damaged: Object.fromEntries(status.samples.filter(sample => sample.state === 'damaged').map(sample => [`${sample.block}/${sample.sampleId}`, sample.damage ?? null])),
+      // Samples whose page was lost before they saved their world, and what became of the rebuild from Node's records.
+      rebuilt: Object.fromEntries(rebuiltSamples(status).map(({ sample, rebuild }) => [`${sample.block}/${sample.sampleId}`, rebuild])),
       seals: status.seals.map(seals => ({
         run: seals.run,
         mode: seals.mode,
@@ -192,5 +194,20 @@ export function sealLines(status: Status): string[] {
     return `seals (${name}): ${seals.count} sealed, ${flagged === 0 ? 'every sample intact' : `${flagged} flagged`}${chain}${seals.head === null ? '' : ` (head ${seals.head})`}`
   })
   const damaged = status.samples.filter(sample => sample.state === 'damaged')
-  return [...lines, ...damaged.map(sample => `damaged ${sample.damage ?? `${sample.block} / ${sample.sampleId}`}; a resume runs it again`)]
+  return [...lines, ...damaged.map(sample => `damaged ${sample.damage ?? `${sample.block} / ${sample.sampleId}`}; a resume runs it again`), ...rebuiltLines(status)]
+}
+
+/** The newest attempt of each sample whose page was lost before it saved its world, with what the rebuild recorded. */
+function rebuiltSamples(status: Status) {
+  return status.samples.flatMap((sample) => {
+    const rebuild = sample.attempt.result?.archive?.rebuild
+    return rebuild === undefined ? [] : [{ sample, rebuild }]
+  })
+}
+
+/** One line per such sample: rebuilt and scored, or why it could not be rebuilt (and so has no score). */
+function rebuiltLines(status: Status): string[] {
+  return rebuiltSamples(status).map(({ sample, rebuild }) => rebuild.status === 'rebuilt'
+    ? `rebuilt ${sample.block} / ${sample.sampleId}: its page was lost, so Node rebuilt its world from the ${rebuild.tool_calls} tool call(s) it recorded and scored it`
+    : `not rebuilt ${sample.block} / ${sample.sampleId}: its page was lost and its world could not be rebuilt exactly (${rebuild.reason}), so it has no score`)
 }

@@ -116,3 +116,28 @@ describe('awb status of a killed run', () => {
     expect((await runCli(['status', dir])).stdout).toContain('samples that never started are not counted: ')
   })
 })
+
+describe('awb status of a run whose pages were lost', () => {
+  it('names each sample whose world Node rebuilt, and why one could not be rebuilt', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'awb-status-'))
+    dirs.push(root)
+    const lost = { status: 'failed', execution: { status: 'timeout', error: 'the page stopped responding' }, duration_seconds: 70, tool_calls: 4 }
+    const dir = await writeRun({
+      dir: join(root, '2026-01-01T000000.000Z-00000001'),
+      attempts: [
+        { block: 'partnet-none', sampleId: 'sample-00', result: { ...lost, archive: { status: 'saved', sha256: null, calls: 5, error: null, rebuild: { status: 'rebuilt', from: 'conversation.jsonl', tool_calls: 4, replayed: 4 } } } },
+        { block: 'partnet-none', sampleId: 'sample-01', result: { ...lost, archive: { status: 'not_saved', sha256: null, calls: null, error: 'lost', rebuild: { status: 'not_rebuilt', reason: 'line 3: a tool_call without its tool_result', tool_calls: 2 } } } },
+        { block: 'ikea-manualbook', sampleId: 'sample-00' },
+      ],
+    })
+    const text = (await runCli(['status', dir, '--benchmark', pkg.root])).stdout
+    expect(text).toContain('rebuilt partnet-none / sample-00: its page was lost, so Node rebuilt its world from the 4 tool call(s) it recorded and scored it')
+    expect(text).toContain('not rebuilt partnet-none / sample-01: its page was lost and its world could not be rebuilt exactly (line 3: a tool_call without its tool_result), so it has no score')
+    expect(text).not.toMatch(/rebuilt ikea-manualbook/)
+    const json = await statusJson([dir, { json: true, benchmark: pkg.root }]) as StatusJson & { rebuilt: Record<string, unknown> }
+    expect(json.rebuilt).toEqual({
+      'partnet-none/sample-00': { status: 'rebuilt', from: 'conversation.jsonl', tool_calls: 4, replayed: 4 },
+      'partnet-none/sample-01': { status: 'not_rebuilt', reason: 'line 3: a tool_call without its tool_result', tool_calls: 2 },
+    })
+  })
+})
