@@ -115,16 +115,45 @@ function lockLeg(name) {
   console.log(`test-legs: wrote test/legs/${name}/package.json and package-lock.json`)
 }
 
+/**
+ * Where a leg's JSON report goes. The leg's own output scrolls far above the last lines a CI log keeps, so the
+ * summary at the end re-reads this file to name each failed test and its first error line.
+ */
+const legReport = name => join(ROOT, '.vitest-reports', `leg-${name}.json`)
+
+/** Reporter flags for a leg: Vitest's default one on the terminal, plus the JSON report the summary reads. */
+function reporterArgs(name) {
+  rmSync(legReport(name), { force: true })
+  return ['--reporter=default', '--reporter=json', `--outputFile.json=${legReport(name)}`]
+}
+
 function runDefaultLeg(bin, env) {
   const node = join(bin, 'node')
   return step(node, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, env })
-    && step(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...vitestArgs], { cwd: ROOT, env })
+    && step(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs('default'), ...vitestArgs], { cwd: ROOT, env })
 }
 
 function runLeg(name, bin, env) {
   const dir = prepareLeg(name, bin)
   const tests = vitestArgs.length > 0 ? vitestArgs : CONFIG.legs[name].tests
-  return step(join(bin, 'node'), [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...tests], { cwd: dir, env })
+  return step(join(bin, 'node'), [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs(name), ...tests], { cwd: dir, env })
+}
+
+/** One line per failed test (file, name, first error line) and per failed file without a failed test, from the leg's JSON report. */
+function failureLines(name) {
+  if (!existsSync(legReport(name))) return [`    (no report at ${legReport(name)}: the leg stopped before Vitest wrote it; see its output above)`]
+  const report = JSON.parse(readFileSync(legReport(name), 'utf8'))
+  const lines = []
+  for (const file of report.testResults ?? []) {
+    const where = file.name.startsWith(ROOT) ? file.name.slice(ROOT.length + 1).replace(/^\.legs\/[^/]+\//, '') : file.name
+    const failed = (file.assertionResults ?? []).filter(test => test.status === 'failed')
+    for (const test of failed) {
+      const first = String(test.failureMessages?.[0] ?? '').split('\n').find(line => line.trim() !== '') ?? ''
+      lines.push(`    ${where} > ${test.fullName ?? test.title}: ${first.slice(0, 300)}`)
+    }
+    if (failed.length === 0 && file.status === 'failed') lines.push(`    ${where}: ${String(file.message ?? 'failed').split('\n')[0].slice(0, 300)}`)
+  }
+  return lines
 }
 
 function main() {
@@ -154,7 +183,10 @@ function main() {
     outcomes.push({ name, vitest, version, passed, seconds: Math.round((Date.now() - started) / 1000) })
   }
   console.log('\ntest legs:')
-  for (const one of outcomes) console.log(`  ${one.passed ? 'passed' : 'FAILED'}  ${one.name} (Vitest ${one.vitest}, Node ${one.version}) in ${one.seconds} s`)
+  for (const one of outcomes) {
+    console.log(`  ${one.passed ? 'passed' : 'FAILED'}  ${one.name} (Vitest ${one.vitest}, Node ${one.version}) in ${one.seconds} s`)
+    if (!one.passed) for (const line of failureLines(one.name)) console.log(line)
+  }
   return outcomes.every(one => one.passed) ? 0 : 1
 }
 
