@@ -76,6 +76,9 @@ async function bundle(root: string, entry: RealmEntry, guard: BundleReadGuard): 
       // A browser has no `process`: libraries that read NODE_ENV get the value any built bundle gives them.
       define: { 'process.env.NODE_ENV': JSON.stringify('production') },
       plugins: [refuseProtectedReads(guard, root), refuseVitestImports(), ...(entry.kind === 'module' ? [moduleEntry(moduleEntryPath, entry.path)] : [])],
+      // A worker (`?worker`, `?sharedworker`, `new Worker(new URL(…, import.meta.url))`) is bundled apart, with these
+      // plugins only (Vite's default is none): without the guard here, a worker's imports read protected files freely.
+      worker: { format: 'es', plugins: () => [refuseProtectedReads(guard, root), refuseVitestImports()] },
       build: {
         write: false,
         minify: false,

@@ -82,6 +82,8 @@ describe('a page agent module that reaches for the answers at bundle time', () =
     await symlink(evaluation, join(dir, 'notes.txt'))
     await writeFile(join(dir, 'style.css'), `a { background: url(${JSON.stringify(evaluation)}) }`)
     await writeFile(join(dir, 'helper.ts'), `import gt from ${JSON.stringify(`${evaluation}?raw`)}\nexport const answer = gt\n`)
+    // A worker is bundled apart from the module, with Vite's `worker.plugins`: the guard must run there too.
+    await writeFile(join(dir, 'leaky-worker.ts'), `import gt from ${JSON.stringify(`${evaluation}?raw`)}\nself.postMessage(gt)\n`)
     protectedDirs = [...expandProtectedDirs(runProtectedDirs({ benchmark: join(ROOT, 'fixtures', 'awb-mini'), runsRoot: join(dir, 'runs'), demonstrations: join(ROOT, 'fixtures', 'demonstrations'), agent: join(dir, 'agent.ts') }, join(ROOT, 'fixtures', 'awb-mini'))), join(dir, 'answers')]
   })
   afterAll(async () => {
@@ -108,6 +110,11 @@ describe('a page agent module that reaches for the answers at bundle time', () =
     ['a dynamic import', p => `export const v = () => import(${JSON.stringify(`${p.evaluation}?raw`)})`],
     ['a style sheet with url()', () => `import css from './style.css?inline'\nexport const v = css`],
     ['a module it imports', () => `import { answer } from './helper.ts'\nexport const v = answer`],
+    ['a worker (?worker&inline) that imports it', () => `import LeakyWorker from './leaky-worker.ts?worker&inline'\nexport const v = () => new LeakyWorker()`],
+    ['a worker (?worker)', () => `import LeakyWorker from './leaky-worker.ts?worker'\nexport const v = () => new LeakyWorker()`],
+    ['a shared worker (?sharedworker&inline)', () => `import LeakyWorker from './leaky-worker.ts?sharedworker&inline'\nexport const v = () => new LeakyWorker()`],
+    ['a worker URL (?worker&url)', () => `import url from './leaky-worker.ts?worker&url'\nexport const v = url`],
+    ['new Worker(new URL(…, import.meta.url))', () => `export const v = () => new Worker(new URL('./leaky-worker.ts', import.meta.url), { type: 'module' })`],
   ]
 
   it.each(attacks)('is refused, whatever the form: %s', async (name, source) => {
@@ -133,8 +140,11 @@ describe('a page agent module that reaches for the answers at bundle time', () =
     await writeFile(join(dir, 'settings.json'), '{"awb-own-setting":1}')
     await writeFile(join(dir, 'weights.bin'), 'awb-own-asset')
     const own = join(dir, 'own.ts')
-    await writeFile(own, "import prompt from './prompt.txt?raw'\nimport settings from './settings.json'\nconst asset = new URL('./weights.bin', import.meta.url).href\nexport default { name: 'own', run: async () => { console.log(prompt, settings, asset) } }\n")
+    await writeFile(join(dir, 'own-worker.ts'), "import prompt from './prompt.txt?raw'\nself.postMessage(`awb-own-worker ${prompt}`)\n")
+    await writeFile(own, "import prompt from './prompt.txt?raw'\nimport settings from './settings.json'\nimport OwnWorker from './own-worker.ts?worker&inline'\nconst asset = new URL('./weights.bin', import.meta.url).href\nexport default { name: 'own', run: async () => { console.log(prompt, settings, asset, new OwnWorker()) } }\n")
     const code = await bundler.code({ kind: 'module', path: own })
+    // Its own worker is bundled (the realm allows blob: workers), through the same guard.
+    expect(code).toContain('awb-own-worker')
     expect(code).toContain('awb-own-prompt')
     expect(code).toContain('awb-own-setting')
     expect(code).toContain(`data:application/octet-stream;base64,${Buffer.from('awb-own-asset').toString('base64')}`)
