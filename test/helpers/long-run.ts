@@ -8,8 +8,9 @@ import { expect } from 'vitest'
 import { runCli } from './run-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-export const BLOCK = 'ikea-manualbook'
-export const SAMPLES = ['Chair/logrelm', 'Misc/grefodun', 'Shelf/sagrerg', 'Table/klakotyl']
+/** The block the long runs run: two fragments per sample, the quickest to score, as the faults are not about scoring. */
+export const BLOCK = 'fantastic-breaks-none'
+export const SAMPLES = ['15/15505', '16/16256', '17/17461', '19/19045']
 export const FAILING_AGENT = './test/integration/long-runs/failing-agent.ts'
 export const SLOW_AGENT = './test/integration/long-runs/slow-agent.ts'
 export const SPINNING_AGENT = './test/integration/long-runs/spinning-agent.ts'
@@ -22,13 +23,16 @@ export type Fault = { when: () => Promise<boolean>; act: (pid: number) => void }
 
 export const killGroup = (pid: number) => { try { process.kill(-pid, 'SIGKILL') } catch { /* already gone */ } }
 
-/** `vitest run --project <block>` with `env`; `fault` (polled) strikes the run once. */
+/**
+ * `vitest run --project <block>` with `env`; `fault` (polled) strikes the run once. The end-of-run HTML report is off
+ * unless `env` asks for it (as test/helpers/run-benchmark.ts).
+ */
 export function vitestRun(env: Record<string, string>, fault?: Fault | (() => Promise<boolean>), projects: readonly string[] = [BLOCK]): Promise<Child> {
   const strike: Fault | undefined = typeof fault === 'function' ? { when: fault, act: killGroup } : fault
   return new Promise((resolvePromise) => {
     let output = ''
     const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects.flatMap(project => ['--project', project])], {
-      cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+      cwd: ROOT, env: { ...process.env, NO_COLOR: '1', AWB_REPORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
     })
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })

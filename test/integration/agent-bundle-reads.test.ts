@@ -29,7 +29,7 @@ describe('a page agent that bundles a solution', () => {
     let output = ''
     const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'partnet-none', '-t', SAMPLE], {
       cwd: ROOT,
-      env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, NO_COLOR: '1' },
+      env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })

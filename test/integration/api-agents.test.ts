@@ -233,7 +233,7 @@ describe('an API agent in a real run (child `vitest run`, real Chromium)', () =>
       let output = ''
       const child = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'partnet-none', '-t', '44266'], {
         cwd: root,
-        env: { ...process.env, AWB_AGENT: 'openai:fake-gpt-model', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: OPENAI_KEY, AWB_RUNS: runs, NO_COLOR: '1' },
+        env: { ...process.env, AWB_AGENT: 'openai:fake-gpt-model', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: OPENAI_KEY, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })

@@ -10,6 +10,9 @@ import { BLOCK, CHILD_MS, chromiumOf, newRuns, removeRunFolders, results, runDir
 
 afterAll(removeRunFolders)
 
+/** The block with a 7-part sample (the spinning agent spins only there). */
+const IKEA = 'ikea-manualbook'
+
 
 // Each test is its own child run with its own runs folder, mostly waiting on its agents: they run at once.
 describe.concurrent('faults in the middle of a sample', () => {
@@ -88,13 +91,13 @@ describe.concurrent('faults in the middle of a sample', () => {
 describe.concurrent('a page agent that never yields', () => {
   it('is ended at its time limit: its realm spins in its own process, so the harness stops it, saves its world and the block goes on', async () => {
     const runs = await newRuns()
-    // Misc/grefodun is the block's only 7-part sample: its agent spins; the others stop at once and are scored.
-    const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5', AWB_HUNG_PAGE_GRACE_SECONDS: '10' })
+    // Misc/grefodun is the IKEA block's only 7-part sample: its agent spins; the others stop at once and are scored.
+    const run = await vitestRun({ AWB_RUNS: runs, AWB_AGENT: SPINNING_AGENT, VITE_AWB_SPIN_PARTS: '7', AWB_TIMEOUT_SECONDS: '5', AWB_HUNG_PAGE_GRACE_SECONDS: '10' }, undefined, [IKEA])
     expect(run.code, run.output).toBe(1)
     expect(run.output).toMatch(/1 failed \| 3 passed/)
     expect(run.output).not.toMatch(/stopped responding/)
     const [runDir] = await runDirs(runs)
-    const result = JSON.parse(await readFile(join(runDir!, 'blocks', BLOCK, 'samples', 'Misc--grefodun', 'result.json'), 'utf8')) as unknown
+    const result = JSON.parse(await readFile(join(runDir!, 'blocks', IKEA, 'samples', 'Misc--grefodun', 'result.json'), 'utf8')) as unknown
     // The page's own time limit fired (the realm's frame was removed): the world the agent left was saved and scored.
     expect(result).toMatchObject({ status: 'failed', execution: { status: 'timeout', error: 'time limit of 5 s reached' }, archive: { status: 'saved' } })
     expect(await status(runDir!)).toMatchObject({ status: 'completed', counts: { completed: 3, failed: 1 } })

@@ -100,7 +100,7 @@ describe('external agent program', () => {
     const output = await new Promise<string>((done) => {
       execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
         cwd: ROOT,
-        env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: ['python3', 'examples/external-agent/agent.py'] }), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1' },
+        env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: ['python3', 'examples/external-agent/agent.py'] }), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
         maxBuffer: 64 * 1024 * 1024,
       }, (_error, stdout, stderr) => done(`${stdout}\n${stderr}`))
     })
@@ -130,7 +130,7 @@ describe('external agent program', () => {
     const output = await new Promise<string>((done) => {
       execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
         cwd: ROOT,
-        env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: program }), AWB_BWRAP: join(scratch, 'no-such-bwrap'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1' },
+        env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: program }), AWB_BWRAP: join(scratch, 'no-such-bwrap'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
         maxBuffer: 64 * 1024 * 1024,
       }, (_error, stdout, stderr) => done(`${stdout}\n${stderr}`))
     })

@@ -348,6 +348,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
         ANTHROPIC_API_KEY: `sk-ant-${canary}`,
         VITE_AWB_HOSTILE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         NO_COLOR: '1',
+        AWB_REPORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

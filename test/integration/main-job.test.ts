@@ -60,6 +60,8 @@ describe.concurrent('the main job', () => {
       AWB_RUNS: join(work, 'runs-unsharded'),
       AWB_THRESHOLDS: '{"*": {"SR": 1, "PA": 0.99}}',
       AWB_GATES: '{"overall": {"SR": 0.9}, "blocks": {"partnet-none": {"PA": 1}}}',
+      // The one child run of the suite that writes the end-of-run HTML report (the helpers turn it off).
+      AWB_REPORT: '1',
     })
   }, 300_000)
 
@@ -87,6 +89,13 @@ describe.concurrent('the main job', () => {
     expect(summary).toMatchObject({ status: 'complete', attempted: 5, scored: 5, official_overall: { SR: 0.875 } })
     expect((summary.blocks as Record<string, { SR: number }>)['ikea-manualbook']?.SR).toBe(1)
     expect(unsharded.output).toMatch(/harness overhead per sample \(open \+ export \+ save\): median \d+\.\d+ s/)
+    // The end-of-run HTML report, with every sample's final scene rendered.
+    const report = /^awb: HTML report (\S+index\.html) \(open it from disk\)$/m.exec(unsharded.output)?.[1]
+    expect(report, unsharded.output).toBeDefined()
+    const html = await readFile(report!, 'utf8')
+    const data = JSON.parse(html.slice(html.indexOf('id="awb-data">') + 'id="awb-data">'.length, html.indexOf('</script>'))) as ReportData
+    expect(data.samples.map(sample => sample.key).sort()).toEqual(BLOCKS.map(block => `${block.name}/sample-00`).sort())
+    expect(data.samples.filter(sample => sample.capture_kind !== 'final').map(sample => sample.key)).toEqual([])
   })
 
   it('writes one JUnit testcase per sample with the block as its classname and in its name, and the metrics as properties', async () => {
@@ -99,12 +108,12 @@ describe.concurrent('the main job', () => {
 
   it('gives the same aggregate from two shards merged as from one run', async () => {
     const reports = join(work, 'blobs')
-    const shardOutputs: string[] = []
-    for (const shard of ['1/2', '2/2']) {
+    // The shards run at once, as on two CI machines (each its own child run, both in one runs folder).
+    const shardOutputs = await Promise.all(['1/2', '2/2'].map(async (shard) => {
       const run = await vitest([...PROJECTS, `--shard=${shard}`, '--reporter=blob', `--outputFile.blob=${join(reports, `blob-${shard.replace('/', '-')}.json`)}`], { AWB_RUNS: join(work, 'runs-sharded') })
       expect(run.output).not.toMatch(/Startup Error/)
-      shardOutputs.push(`--- shard ${shard} ---\n${run.output}`)
-    }
+      return `--- shard ${shard} ---\n${run.output}`
+    }))
     const merged = await vitest(['--merge-reports', reports], { AWB_RUNS: join(work, 'runs-sharded') })
     const [one, two] = [await writtenSummary(unsharded.output), await writtenSummary(merged.output)]
     // Wall-clock durations differ between runs by nature; every score and count must be identical.

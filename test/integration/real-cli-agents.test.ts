@@ -67,7 +67,7 @@ async function runBenchmark(kind: CliAgentKind, cli: InstalledCli, env: Record<s
         PATH: `${cli.binDir}${delimiter}${process.env.PATH ?? ''}`,
         HOME: home, CODEX_HOME: home, XDG_CONFIG_HOME: join(home, '.config'),
         AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: kind, AWB_SCORING_WORKERS: '1', AWB_TIMEOUT_SECONDS: '180',
-        GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1',
+        GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0',
         ...env,
       },
       maxBuffer: 64 * 1024 * 1024,

@@ -9,11 +9,13 @@ import { decodeEpisode } from '../../src/episode/index.ts'
 import { findSample, openPackage } from '../../src/package/index.ts'
 import { findChromium } from '../../src/shared/chromium.ts'
 import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
-import { BLOCK, CHILD_MS, newRuns, removeRunFolders, runDirs, status, vitestRun, type Child } from '../helpers/long-run.ts'
+import { CHILD_MS, newRuns, removeRunFolders, runDirs, status, vitestRun, type Child } from '../helpers/long-run.ts'
 import { runCli } from '../helpers/run-cli.ts'
 import { REBUILD_POSES_MARKER } from './long-runs/edit-then-spin-agent.ts'
 
 const EDIT_THEN_SPIN_AGENT = './test/integration/long-runs/edit-then-spin-agent.ts'
+/** A block with a 7-part sample, so the rebuilt world has several moved parts to get right. */
+const BLOCK = 'ikea-manualbook'
 /** The block's only 7-part sample: its agent edits and spins; the others stop at once and are scored. */
 const SPINNING = 'Misc/grefodun'
 const PACKAGE = resolve(import.meta.dirname, '..', '..', 'fixtures', 'awb-mini')
@@ -44,7 +46,7 @@ beforeAll(async () => {
     AWB_HUNG_PAGE_GRACE_SECONDS: '10',
     // A Chromium that keeps sandboxed frames in their parent's process: the spinning realm blocks the whole page.
     AWB_CHROMIUM: await chromiumWithoutSiteIsolation(await newRuns()),
-  })
+  }, undefined, [BLOCK])
   const dirs = await runDirs(runs)
   expect(dirs, child.output).toHaveLength(1)
   runDir = dirs[0]!

@@ -31,7 +31,7 @@ async function vitest(args: string[], config?: string): Promise<ChildRun> {
     configArgs.push('--config', file)
   }
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
-  const child = spawn(process.execPath, [VITEST, ...args, ...configArgs], { cwd: ROOT, env: { ...env, AWB_RUNS: runs, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [VITEST, ...args, ...configArgs], { cwd: ROOT, env: { ...env, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })

@@ -43,7 +43,7 @@ describe('watch mode', () => {
     await writeFile(agent, agentSource(['list_objects']))
     const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
-      env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     })
