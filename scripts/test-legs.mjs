@@ -1,16 +1,20 @@
 #!/usr/bin/env node
-// README's test command (`npm test`, after scripts/setup.sh): every leg of test/legs/legs.json in turn, each on its own
-// Node and its own Vitest, then one line per leg. The default leg type-checks and runs the whole suite on the root
-// lockfile (Vitest 5) with the Node in .node-version; every other leg runs its `tests` in a copy of the checkout
-// (.legs/<name>/) installed with `npm ci` from the leg's committed lockfile. Exits non-zero when any leg fails.
+// README's test command (`npm test`, after scripts/setup.sh): every leg of test/legs/legs.json, each on its own Node
+// and its own Vitest, then one line per leg (and one per failed test). The default leg type-checks and runs the whole
+// suite on the root lockfile (Vitest 5) with the Node in .node-version; every other leg runs its `tests` in a copy of
+// the checkout (.legs/<name>/) installed with `npm ci` from the leg's committed lockfile. The legs run at once: much
+// of a leg's time is spent waiting on child runs and browsers, so a second leg with its own `maxWorkers` (legs.json)
+// fills the cores the default leg leaves idle. The default leg's output streams; another leg's is kept in
+// .vitest-reports/leg-<name>.log and printed when it ends. Exits non-zero when any leg fails.
 //
-//   node scripts/test-legs.mjs                      all legs
+//   node scripts/test-legs.mjs                      all legs, at once
+//   node scripts/test-legs.mjs --sequential         all legs, one after another, every output streamed
 //   node scripts/test-legs.mjs --leg vitest-4.1     one leg (`default` for the root one)
 //   node scripts/test-legs.mjs --prepare            provide every Node and install every leg, run nothing (set-up)
 //   node scripts/test-legs.mjs --lock vitest-4.1    rewrite that leg's package.json and package-lock.json
 //   node scripts/test-legs.mjs --leg default -- test/unit/scoring    extra arguments go to `vitest run`
-import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { legManifest } from './leg-manifest.mjs'
@@ -127,17 +131,34 @@ function reporterArgs(name) {
   return ['--reporter=default', '--reporter=json', `--outputFile.json=${legReport(name)}`]
 }
 
-function runDefaultLeg(bin, env) {
-  const node = join(bin, 'node')
-  return step(node, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, env })
-    && step(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs('default'), ...vitestArgs], { cwd: ROOT, env })
+/**
+ * Runs `command` and resolves whether it exited 0. Its output goes to ours, or, given `log` (a file descriptor), to
+ * that file.
+ */
+function stepAsync(command, args, options, log) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { stdio: log === undefined ? 'inherit' : ['ignore', log, log], ...options })
+    child.on('error', reject)
+    child.on('close', code => resolvePromise(code === 0))
+  })
 }
 
-function runLeg(name, bin, env) {
-  const dir = prepareLeg(name, bin)
-  const tests = vitestArgs.length > 0 ? vitestArgs : CONFIG.legs[name].tests
-  return step(join(bin, 'node'), [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs(name), ...tests], { cwd: dir, env })
+async function runDefaultLeg(bin, env, log) {
+  const node = join(bin, 'node')
+  return await stepAsync(node, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, env }, log)
+    && await stepAsync(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs('default'), ...vitestArgs], { cwd: ROOT, env }, log)
 }
+
+async function runLeg(name, bin, env, log, alongside) {
+  const dir = prepareLeg(name, bin)
+  const leg = CONFIG.legs[name]
+  const tests = vitestArgs.length > 0 ? vitestArgs : leg.tests
+  // Beside the default leg, a leg takes fewer workers (legs.json `maxWorkersAlongside`): both share the machine.
+  const workers = alongside && leg.maxWorkersAlongside !== undefined ? [`--maxWorkers=${leg.maxWorkersAlongside}`] : []
+  return await stepAsync(join(bin, 'node'), [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs(name), ...workers, ...tests], { cwd: dir, env }, log)
+}
+
+const legLog = name => join(ROOT, '.vitest-reports', `leg-${name}.log`)
 
 /** One line per failed test (file, name, first error line) and per failed file without a failed test, from the leg's JSON report. */
 function failureLines(name) {
@@ -156,7 +177,7 @@ function failureLines(name) {
   return lines
 }
 
-function main() {
+async function main() {
   const lock = flag('--lock')
   if (lock !== undefined) {
     if (CONFIG.legs[lock] === undefined) throw new Error(`no leg ${lock} in test/legs/legs.json`)
@@ -172,15 +193,45 @@ function main() {
     for (const name of Object.keys(CONFIG.legs)) prepareLeg(name, nodeBin(CONFIG.legs[name].node))
     return 0
   }
-  const outcomes = []
-  for (const name of names) {
+  const sequential = flags.includes('--sequential') || names.length === 1
+  const legs = names.map((name) => {
     const version = name === 'default' ? DEFAULT_NODE : CONFIG.legs[name].node
-    const bin = nodeBin(version)
     const vitest = name === 'default' ? JSON.parse(readFileSync(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')).version : CONFIG.legs[name].devDependencies.vitest
-    console.log(`\n== test leg ${name}: Vitest ${vitest} on Node ${version} ==\n`)
+    return { name, version, vitest, heading: `\n== test leg ${name}: Vitest ${vitest} on Node ${version} ==\n` }
+  })
+  const run = async (leg, streamed) => {
+    const bin = nodeBin(leg.version)
+    let log
+    if (streamed) console.log(leg.heading)
+    else {
+      mkdirSync(dirname(legLog(leg.name)), { recursive: true })
+      log = openSync(legLog(leg.name), 'w')
+      console.log(`test-legs: leg ${leg.name} (Vitest ${leg.vitest}, Node ${leg.version}) runs beside the default leg; its output: ${legLog(leg.name)}`)
+    }
     const started = Date.now()
-    const passed = name === 'default' ? runDefaultLeg(bin, withNode(bin)) : runLeg(name, bin, withNode(bin))
-    outcomes.push({ name, vitest, version, passed, seconds: Math.round((Date.now() - started) / 1000) })
+    let passed
+    try {
+      passed = leg.name === 'default' ? await runDefaultLeg(bin, withNode(bin), log) : await runLeg(leg.name, bin, withNode(bin), log, !streamed)
+    } finally {
+      if (log !== undefined) closeSync(log)
+    }
+    return { ...leg, passed, seconds: Math.round((Date.now() - started) / 1000) }
+  }
+  const outcomes = []
+  if (sequential) {
+    for (const leg of legs) outcomes.push(await run(leg, true))
+  } else {
+    // The default leg streams; the others write their logs, printed whole once the default leg is done.
+    const others = legs.filter(leg => leg.name !== 'default').map(leg => run(leg, false))
+    const first = await run(legs.find(leg => leg.name === 'default'), true)
+    outcomes.push(first)
+    for (const [i, pending] of others.entries()) {
+      const outcome = await pending.catch(error => ({ ...legs.filter(leg => leg.name !== 'default')[i], passed: false, seconds: 0, error }))
+      console.log(outcome.heading)
+      if (existsSync(legLog(outcome.name))) process.stdout.write(readFileSync(legLog(outcome.name)))
+      if (outcome.error !== undefined) console.log(`test-legs: leg ${outcome.name} could not run: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`)
+      outcomes.push(outcome)
+    }
   }
   console.log('\ntest legs:')
   for (const one of outcomes) {
@@ -190,4 +241,4 @@ function main() {
   return outcomes.every(one => one.passed) ? 0 : 1
 }
 
-process.exitCode = main()
+process.exitCode = await main()
