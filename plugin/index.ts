@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import type { Plugin, ViteDevServer } from 'vite'
 import { benchmarkLayout, OUTPUT_PROTOCOL } from '../src/evaluate/index.ts'
-import { BenchmarkSession, createAgentRealmBundler } from '../src/harness/node/index.ts'
+import { BenchmarkSession, createAgentRealmBundler, sampleAttachments } from '../src/harness/node/index.ts'
 import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { packageModule } from '../src/shared/package-root.ts'
@@ -186,6 +186,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
         runDir: async () => (await sessions.peek())?.runDir(),
         ledger: async () => (await sessions.peek())?.ledger,
         close: async (status, errors) => { await (await sessions.peek())?.close(status, errors) },
+        // What Vitest's UI and html reporter show of each sample, from the run folder and the verified package.
+        attachments: (block, sampleId, sampleDir) => sampleAttachments({ pkg, block, sampleId, sampleDir }),
       })
       offerReporters([reporter, runningTests, sessions])
       // What the gates refuse (a foreign socket, a page's cancel) is a run error, whichever Vite server refused it.

@@ -4,14 +4,14 @@ import { appendFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { existsSync } from 'node:fs'
-import { SAMPLE_ANNOTATION_TYPES, sampleAnnotations, type SampleMeta } from '../src/harness/index.ts'
+import { sampleAnnotations, type SampleMeta } from '../src/harness/index.ts'
 import { ledgerMeta, ledgerVerdict, RecordedRuns, type LedgerEntry, type SampleLedger, type Thresholds } from '../src/harness/node/index.ts'
 import { sampleKey } from '../src/package/index.ts'
 import { checkGates, compareWithBaseline, formatGateTable, formatGateVerdict, formatSummaryMarkdown, formatSummaryTable, writeReportFiles, writeRunOutputs, type Gates, type RunOutputSettings } from '../src/report/index.ts'
 import { MergedRunWriter } from '../src/runs/index.ts'
 import { compareCodePoints } from '../src/shared/code-points.ts'
 import { summarize, type BenchmarkLayout } from '../src/scoring/index.ts'
-import { amendTestRecord, blockOfProject, type TestRecordAmendment } from '../plugin/vitest-compat/index.ts'
+import { amendTestRecord, blockOfProject, type TestAnnotation, type TestRecordAmendment } from '../plugin/vitest-compat/index.ts'
 
 export interface AggregateReporterOptions {
   layout: BenchmarkLayout
@@ -37,13 +37,16 @@ export interface AggregateReporterOptions {
   outputs: RunOutputSettings
   /** GitHub's job summary file (GITHUB_STEP_SUMMARY), appended to when set. */
   stepSummary: string | undefined
+  /**
+   * A sample's pictures and timeline for Vitest's UI and html reporter, from Node's record (src/harness/node
+   * sampleAttachments); none when absent. A failure to read them costs only them.
+   */
+  attachments?: ((block: string, sampleId: string, sampleDir: string) => Promise<readonly TestAnnotation[]>) | undefined
 }
 
 const OVERHEAD_TARGET_S = 3
 /** The JUnit property every test of an unsandboxed run carries. */
 const UNSANDBOXED = 'unsandboxed'
-/** The annotation types Node writes (the page's own of these types are replaced). */
-const OWN_ANNOTATION_TYPES: ReadonlySet<string> = new Set([...SAMPLE_ANNOTATION_TYPES, UNSANDBOXED])
 /** The error a test gets when its page reported a pass that Node's record does not support. */
 const INTEGRITY_ERROR = 'AwbIntegrityError'
 
@@ -109,16 +112,26 @@ export class AggregateReporter implements Reporter {
     const verdict = ledgerVerdict(entry, this.options.thresholds(block))
     reported.amendment = {
       meta: { key: 'awb', value: meta },
-      replaceAnnotationTypes: OWN_ANNOTATION_TYPES,
       annotations: [
         ...sampleAnnotations(meta, { capture: existsSync(join(entry.sampleDir, 'final.png')) ? join(entry.sampleDir, 'final.png') : undefined }),
         ...(this.options.unsandboxed === undefined ? [] : [{ type: UNSANDBOXED, message: this.options.unsandboxed }]),
+        ...await this.attachmentsOf(block, sampleId, entry.sampleDir),
       ],
     }
     if (!verdict.passed && state !== 'failed') this.contradiction(reported, `${block} / ${sampleId} reported ${state === 'passed' ? 'a pass' : `"${state}"`}, but Node's record fails it: ${verdict.reasons.join('; ')}`)
     else if (!sameRow(testCase.meta().awb, meta)) this.contradiction(reported, `${block} / ${sampleId} reported a result that is not the one Node recorded`)
     amendTestRecord(testCase, reported.amendment)
     this.printLive(meta)
+  }
+
+  /** The sample's attachments (final capture, reference page, timeline); a note in their place when they cannot be read. */
+  private async attachmentsOf(block: string, sampleId: string, sampleDir: string): Promise<readonly TestAnnotation[]> {
+    if (this.options.attachments === undefined) return []
+    try {
+      return await this.options.attachments(block, sampleId, sampleDir)
+    } catch (error) {
+      return [{ type: 'attachments', message: `the sample's pictures and timeline could not be read: ${error instanceof Error ? error.message : String(error)}` }]
+    }
   }
 
   /** Node's record of a test's sample: this process's ledger, or in `--merge-reports` the shards' run records. */
@@ -142,7 +155,7 @@ export class AggregateReporter implements Reporter {
     this.print(`awb integrity: ${message}`)
     const failure = { name: INTEGRITY_ERROR, message: `${message}. The result comes from Node's record; the page's report is not trusted.` }
     reported.amendment = reported.amendment === undefined
-      ? { meta: { key: 'awb', value: undefined }, replaceAnnotationTypes: OWN_ANNOTATION_TYPES, annotations: [], failure }
+      ? { meta: { key: 'awb', value: undefined }, annotations: [], failure }
       : { ...reported.amendment, failure }
     amendTestRecord(reported.testCase, reported.amendment)
   }

@@ -10,6 +10,12 @@ import type { Vitest } from 'vitest/node'
 
 /** The path of Vitest's browser API websocket (testers and orchestrators). */
 export const BROWSER_API_PATH = '/__vitest_browser_api__'
+/**
+ * The path of Vitest's own API websocket, the one `vitest --ui` speaks (on the root server). It takes the same token
+ * every tester page carries, and answers every test's results (the scores of earlier samples and attempts: an oracle to
+ * an agent) and reruns: only the UI, a page of that server's own origin, may open it.
+ */
+export const VITEST_API_PATH = '/__vitest_api__'
 /** Vite's HMR websocket protocol. */
 const HMR_PROTOCOL = 'vite-hmr'
 /** Where a refused upgrade is pointed before it is destroyed, so that no later listener acts on it. */
@@ -45,9 +51,10 @@ function rememberedVitest(): Vitest | undefined {
 }
 
 /**
- * Puts a gate in front of every websocket upgrade of `server`: the browser API and HMR only from a page of this
- * server's own origin (never Origin `null`, a sandboxed frame, nor a process that sends none), and the browser API only
- * for a live session of the project it names. A refused upgrade is destroyed before Vitest or Vite see it.
+ * Puts a gate in front of every websocket upgrade of `server`: the browser API, Vitest's API (the UI's) and HMR only
+ * from a page of this server's own origin (never Origin `null`, a sandboxed frame, nor a process that sends none; a
+ * tester page is of its block's browser server, never of the root server the UI is on), and the browser API only for a
+ * live session of the project it names. A refused upgrade is destroyed before Vitest or Vite see it.
  */
 export function guardBrowserApi(server: ViteDevServer): void {
   const http = server.httpServer
@@ -69,9 +76,10 @@ export const CLOSED_SESSION = 'closed session'
 export function refusalOf(request: IncomingMessage, vitest: Vitest | undefined, projects = new SessionProjects()): string | undefined {
   const url = new URL(request.url ?? '/', 'http://localhost')
   const isApi = url.pathname === BROWSER_API_PATH
+  const isVitestApi = url.pathname === VITEST_API_PATH
   const isHmr = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map(part => part.trim()).includes(HMR_PROTOCOL)
-  if (!isApi && !isHmr) return undefined
-  const what = isApi ? `a browser API connection (${url.searchParams.get('type') ?? 'no type'}, project ${JSON.stringify(url.searchParams.get('projectName'))})` : 'an HMR connection'
+  if (!isApi && !isVitestApi && !isHmr) return undefined
+  const what = isApi ? `a browser API connection (${url.searchParams.get('type') ?? 'no type'}, project ${JSON.stringify(url.searchParams.get('projectName'))})` : isVitestApi ? "a connection to Vitest's API (the UI's socket)" : 'an HMR connection'
   const origin = request.headers.origin
   if (origin === undefined || origin === 'null') return `${what} without a page origin (${origin === undefined ? 'none sent: not a browser page' : 'null: a sandboxed frame or a file'}) was refused`
   let originHost: string

@@ -1,23 +1,33 @@
 // Writes Node's account of a test over what its page reported: the test's metadata, its annotations (JUnit
-// properties) and, where Node's record does not support a pass, a failure. Vitest keeps the page's reports on the
-// runner task that every reporter reads (public on 4.1 and 5 as `experimental_getRunnerTask`, but editing it is no
-// documented use), so this is the one place that edits it.
+// properties, and what Vitest's UI and html reporter show: figures, images, the timeline) and, where Node's record does
+// not support a pass, a failure. Vitest keeps the page's reports on the runner task that every reporter reads (public
+// on 4.1 and 5 as `experimental_getRunnerTask`, but editing it is no documented use), so this is the one place that
+// edits it.
 import { experimental_getRunnerTask, type TestCase } from 'vitest/node'
 import { VitestCompatError } from './select.ts'
 
 export interface TestRecordAmendment {
   /** `task.meta[key]` becomes this value. */
   meta: { key: string; value: unknown }
-  /** Annotations of these types are replaced by `annotations` (others are left as the page wrote them). */
-  replaceAnnotationTypes: ReadonlySet<string>
-  annotations: ReadonlyArray<{ type: string; message: string }>
+  /**
+   * The test's annotations, all of them: whatever the page annotated is dropped (page code is untrusted, and the UI
+   * would show its words and pictures as the test's).
+   */
+  annotations: ReadonlyArray<TestAnnotation>
   /** When set, the test fails with this error (added to the page's own errors). */
   failure?: { name: string; message: string } | undefined
 }
 
+/** An annotation as Vitest 4.1 and 5 keep it; an attachment's `body` is base64. */
+export interface TestAnnotation {
+  type: string
+  message: string
+  attachment?: { contentType: string; body: string } | undefined
+}
+
 interface RunnerTask {
   meta: Record<string, unknown>
-  annotations?: Array<{ type: string; message: string }>
+  annotations?: TestAnnotation[]
   result?: { state?: string; errors?: unknown[] } & Record<string, unknown>
 }
 
@@ -25,8 +35,7 @@ interface RunnerTask {
 export function amendTestRecord(testCase: TestCase, amendment: TestRecordAmendment): void {
   const task = runnerTask(testCase)
   task.meta[amendment.meta.key] = amendment.meta.value
-  const kept = (task.annotations ?? []).filter(annotation => !amendment.replaceAnnotationTypes.has(annotation.type))
-  task.annotations = [...kept, ...amendment.annotations.map(annotation => ({ type: annotation.type, message: annotation.message }))]
+  task.annotations = amendment.annotations.map(({ type, message, attachment }) => (attachment === undefined ? { type, message } : { type, message, attachment: { ...attachment } }))
   if (amendment.failure !== undefined) {
     const errors = (task.result?.errors ?? []).filter(error => (error as { name?: unknown } | null)?.name !== amendment.failure!.name)
     const error = { name: amendment.failure.name, message: amendment.failure.message, stack: `${amendment.failure.name}: ${amendment.failure.message}`, stacks: [] }

@@ -1,5 +1,5 @@
 // Page-side entry of the harness: run one sample; the Node side lives in `./node/index.ts`.
-export { SAMPLE_ANNOTATION_TYPES, sampleAnnotations, type SampleAnnotation } from './sample-annotations.ts'
+export { sampleAnnotations, type SampleAnnotation } from './sample-annotations.ts'
 export { runSample, type RunSampleDeps, type SampleHost, type SampleReport } from './run-sample.ts'
 export {
   AgentSpecSchema, CliAgentResultSchema, FinishSampleRequestSchema, FinishSampleResponseSchema, SampleMetaSchema, SamplePlanSchema, SampleTimingsSchema, ScoringTimingsSchema, StartSampleResponseSchema, TimingsSchema,

@@ -1,17 +1,11 @@
 // A sample's per-test figures (JUnit properties): the block suite shows them in the page, and the aggregate reporter
-// writes the same figures from Node's ledger over them. Page-safe; no I/O.
+// writes the same figures from Node's ledger over every annotation the page made. Page-safe; no I/O.
 import type { SampleMeta } from './sample-messages.ts'
 
 export interface SampleAnnotation {
   type: string
   message: string
 }
-
-/** Every annotation type the harness writes for a sample (the reporter replaces these, and only these). */
-export const SAMPLE_ANNOTATION_TYPES: ReadonlySet<string> = new Set([
-  'SR', 'PA', 'SCD', 'parts_correct', 'tool_calls', 'overhead_seconds', 'agent_seconds', 'scoring_seconds',
-  'scoring_queue_seconds', 'scoring_compute_seconds', 'scoring_backend', 'capture', 'recorded_by',
-])
 
 /** The figures of one sample, the same for a sample run now and one a resumed run reports. */
 export function sampleAnnotations(meta: SampleMeta, where: { capture?: string | undefined } = {}): SampleAnnotation[] {

@@ -45,6 +45,17 @@ describe('refusalOf', () => {
     expect(refusalOf(upgrade(api('sessionId=live&projectName=chair'), { origin: '::' }), vitest)).toMatch(/malformed origin/)
   })
 
+  it('lets only a page of the server\'s own origin (the UI) open Vitest\'s API socket; a tester page of another server, a sandboxed frame and a local process are refused', () => {
+    const ui = '/__vitest_api__?token=t'
+    expect(refusalOf(upgrade(ui, { origin: `http://${HOST}` }), vitest)).toBeUndefined()
+    // A tester page lives on its block's browser server: another port, another origin.
+    expect(refusalOf(upgrade(ui, { origin: 'http://127.0.0.1:63316' }), vitest)).toMatch(/a connection to Vitest's API \(the UI's socket\) from the foreign origin http:\/\/127\.0\.0\.1:63316 was refused/)
+    expect(refusalOf(upgrade(ui, { origin: 'null' }), vitest)).toMatch(/Vitest's API .*without a page origin \(null/)
+    expect(refusalOf(upgrade(ui, {}), vitest)).toMatch(/Vitest's API .*without a page origin \(none sent/)
+    // Path forms that the server maps to the same socket are judged the same.
+    expect(refusalOf(upgrade('/__vitest_api__', { origin: 'null' }), vitest)).toMatch(/Vitest's API/)
+  })
+
   it('refuses a session that is not live, and a page naming another project', () => {
     const origin = `http://${HOST}`
     expect(refusalOf(upgrade(api('sessionId=forged&projectName=chair'), { origin }), vitest)).toMatch(/session that is not live \("forged"\)/)

@@ -24,7 +24,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gates'], thresholds: Thresholds = {}, unsandboxed?: string) {
+function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gates'], thresholds: Thresholds = {}, unsandboxed?: string, attachments?: ConstructorParameters<typeof AggregateReporter>[0]['attachments']) {
   const printed: string[] = []
   const closed: { status: string; errors: readonly string[] }[] = []
   const ledger = new SampleLedger()
@@ -39,6 +39,7 @@ function reporter(gates: ConstructorParameters<typeof AggregateReporter>[0]['gat
     runDir: async () => dir,
     ledger: async () => ledger,
     unsandboxed,
+    attachments,
     close: async (status, errors) => { closed.push({ status, errors }) },
   })
   // Only the logger of the Vitest instance is used.
@@ -111,8 +112,9 @@ describe('AggregateReporter', () => {
   it('fails a pass that Node\'s record does not support, and writes Node\'s row over the forged one', async () => {
     const { instance, printed, closed, ledger } = reporter({ blocks: { b: { SR: 1 } } }, { SR: 1 })
     const entry = recorded(ledger, 'x', { SR: 0, PA: 0.25, SCD: 2 })
-    // The page claims SR 1 and a pass, with annotations to match.
-    const forged = { ...honest(entry), awb: { ...honest(entry).awb, row: { ...entry.row, SR: 1, PA: 1 } }, annotations: [{ type: 'SR', message: '1' }, { type: 'note', message: 'kept' }] }
+    // The page claims SR 1 and a pass, with annotations to match, and a picture of a perfect assembly.
+    const picture = { contentType: 'image/png', body: 'Zm9yZ2Vk' }
+    const forged = { ...honest(entry), awb: { ...honest(entry).awb, row: { ...entry.row, SR: 1, PA: 1 } }, annotations: [{ type: 'SR', message: '1' }, { type: 'note', message: 'the page wrote this' }, { type: 'final_capture', message: 'perfect', attachment: picture }] }
     const test = testCase('x', forged)
     await instance.onTestCaseResult(test)
     process.exitCode = undefined
@@ -122,7 +124,8 @@ describe('AggregateReporter', () => {
     expect((test.task.meta.awb as { row: { SR: number } }).row.SR).toBe(0)
     expect(test.task.annotations).toContainEqual({ type: 'SR', message: '0' })
     expect(test.task.annotations).not.toContainEqual({ type: 'SR', message: '1' })
-    expect(test.task.annotations).toContainEqual({ type: 'note', message: 'kept' })
+    // Nothing the page annotated is left: Vitest's UI and html reporter show Node's account only.
+    expect(test.task.annotations.filter(annotation => annotation.type === 'note' || (annotation as { attachment?: unknown }).attachment !== undefined)).toEqual([])
     expect(process.exitCode).toBe(1)
     expect(printed.join('\n')).toContain('awb integrity: b / x reported a pass, but Node\'s record fails it')
     expect(closed[0]?.status).toBe('failed')
@@ -181,6 +184,25 @@ describe('AggregateReporter', () => {
     expect(test.task.result.state).toBe('fail')
     expect(test.task.annotations).toContainEqual({ type: 'SR', message: '0' })
     await ending
+  })
+
+  it('adds each sample\'s pictures and timeline from Node\'s record (for the UI), and a note when they cannot be read', async () => {
+    const picture = { type: 'final_capture', message: 'the final scene', attachment: { contentType: 'image/png', body: 'cG5n' } }
+    const asked: string[] = []
+    const { instance, ledger } = reporter({}, {}, undefined, async (block, sampleId, sampleDir) => {
+      asked.push(`${block}/${sampleId} in ${sampleDir}`)
+      if (sampleId === 'y') throw new Error('final.png is unreadable')
+      return [picture]
+    })
+    const shown = testCase('x', honest(recorded(ledger, 'x', { SR: 1, PA: 1, SCD: 0 })))
+    const broken = testCase('y', honest(recorded(ledger, 'y', { SR: 1, PA: 1, SCD: 0 })))
+    await instance.onTestCaseResult(shown)
+    await instance.onTestCaseResult(broken)
+    await instance.onTestRunEnd([], [])
+    expect(asked).toEqual([`b/x in ${join(dir, 'x')}`, `b/y in ${join(dir, 'y')}`])
+    expect(shown.task.annotations).toContainEqual(picture)
+    expect(broken.task.annotations).toContainEqual({ type: 'attachments', message: "the sample's pictures and timeline could not be read: final.png is unreadable" })
+    expect(broken.task.result.state).toBe('pass')
   })
 
   it('marks every test, summary.md and the console of a run whose agents ran without the OS sandbox', async () => {
