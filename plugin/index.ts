@@ -19,6 +19,7 @@ import { openPackageOnce } from './verify-progress.ts'
 import { PerTestRun, RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
+import { missingVitestUiNotice } from './vitest-ui.ts'
 import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, onRefusal, rememberVitest, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
@@ -200,6 +201,10 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     configureVitest({ vitest, project }) {
       // The browser API gate checks sessions against the run's Vitest. No page cancels the run (only Vitest's own --bail, counted in Node).
       rememberVitest(vitest)
+      if (project === undefined || blockOfConfiguredProject(project) === undefined) {
+        const notice = missingVitestUiNotice(vitest)
+        if (notice !== undefined) console.error(notice)
+      }
       guardRunCancel(vitest)
       // Before the first sample: a block project without every integrity defence stops the run, naming the defence.
       if (blockOfConfiguredProject(project) !== undefined) {

@@ -1,15 +1,24 @@
-// Watch mode as the inner loop: `vitest watch` on one sample with a page agent module, then an edit of the module.
-// The edit reruns the block (the agent is no import of the test, so the plugin names its bundle's files to Vitest's
-// watcher), and the rerun is a run of its own: a new run folder, a fresh attempt, the edited agent's calls recorded.
+// Watch mode as the inner loop, in Vitest's UI: `vitest watch --ui` on one sample with a page agent module, then an edit
+// of the module. The edit reruns the block (the agent is no import of the test, so the plugin names its bundle's files to
+// Vitest's watcher), and the rerun is a run of its own: a new run folder, a fresh attempt, the edited agent's calls
+// recorded. A real Chromium opens the UI after each run and finds the sample's figures, final capture, reference page
+// and timeline (attachments Node wrote from its record); a socket to the UI's API from another origin is refused.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { request } from 'node:http'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { chromium, type Browser } from 'playwright'
 import { afterAll, describe, expect, it } from 'vitest'
+import { findChromium } from '../../src/shared/chromium.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const BLOCK = 'partnet-none'
-const SAMPLE = '44266'
+/** A manual-book block: its samples have reference pages to show. */
+const BLOCK = 'ikea-manualbook'
+const SAMPLE = 'Chair/logrelm'
+/** Set to a folder to keep the UI's screenshots (the closing notes show them). */
+const SCREENSHOTS = process.env.AWB_UI_SCREENSHOTS
 
 /** A page agent that makes the given tool calls (each with `{}` or the first object's id) and answers at once. */
 function agentSource(calls: readonly string[]): string {
@@ -30,10 +39,56 @@ function agentSource(calls: readonly string[]): string {
 let dir: string | undefined
 /** The watching Vitest: killed with its process group here too, so a test that times out leaves nothing running. */
 let watcher: ChildProcess | undefined
+let browser: Browser | undefined
 afterAll(async () => {
+  await browser?.close()
   if (watcher?.pid !== undefined && watcher.exitCode === null && watcher.signalCode === null) process.kill(-watcher.pid, 'SIGKILL')
   if (dir !== undefined) await rm(dir, { recursive: true, force: true })
 })
+
+/** What Vitest's UI shows of the sample's test: its report panel's text and the sources of its images. */
+async function uiReport(url: string, shot: string): Promise<{ text: string; images: string[] }> {
+  browser ??= await chromium.launch({ executablePath: findChromium() })
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  try {
+    await page.goto(url)
+    await page.getByText(SAMPLE, { exact: true }).first().click()
+    await page.getByText('Test Annotations').waitFor()
+    await page.locator('img[src^="data:image/svg+xml"]').first().waitFor()
+    if (SCREENSHOTS !== undefined) {
+      await mkdir(SCREENSHOTS, { recursive: true })
+      await page.screenshot({ path: join(SCREENSHOTS, `${shot}-figures.png`) })
+      await page.locator('img[src^="data:image/png"]').first().scrollIntoViewIfNeeded()
+      await page.screenshot({ path: join(SCREENSHOTS, `${shot}-pictures.png`) })
+      await page.locator('img[src^="data:image/svg+xml"]').first().scrollIntoViewIfNeeded()
+      await page.screenshot({ path: join(SCREENSHOTS, `${shot}-timeline.png`) })
+    }
+    const images = await page.locator('img').evaluateAll(elements => elements.map(element => (element as HTMLImageElement).src.slice(0, 30)))
+    return { text: await page.locator('body').innerText(), images }
+  } finally {
+    await page.close()
+  }
+}
+
+/**
+ * Asks to open Vitest's API socket as a page of `origin` would (a websocket upgrade with the token every tester page
+ * carries): whether the server switched protocols.
+ */
+function apiSocketOpens(uiUrl: string, origin: string): Promise<boolean> {
+  const url = new URL(uiUrl)
+  return new Promise((done) => {
+    const upgrade = request({
+      host: url.hostname,
+      port: url.port,
+      path: `/__vitest_api__?token=${url.searchParams.get('token') ?? ''}`,
+      headers: { connection: 'Upgrade', upgrade: 'websocket', origin, 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') },
+    })
+    upgrade.on('upgrade', (_response, socket) => { socket.destroy(); done(true) })
+    upgrade.on('response', (response) => { response.resume(); done(false) })
+    upgrade.on('error', () => done(false))
+    upgrade.end()
+  })
+}
 
 describe('watch mode', () => {
   it('reruns the block when the agent module changes, in a new run folder with a fresh attempt', async () => {
@@ -41,7 +96,7 @@ describe('watch mode', () => {
     const runs = join(dir, 'runs')
     const agent = join(dir, 'agent.ts')
     await writeFile(agent, agentSource(['list_objects']))
-    const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--project', BLOCK, '-t', SAMPLE], {
+    const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--ui', '--open=false', '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
       env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -63,11 +118,20 @@ describe('watch mode', () => {
         await new Promise<void>(wake => waiters.push(wake))
       }
     }
+    const reports: { text: string; images: string[] }[] = []
+    let uiUrl = ''
     try {
       await runsEnded(1)
       expect(output).toMatch(/awb: wrote /)
+      uiUrl = /UI started at (http:\/\/\S+)/.exec(output)?.[1] ?? ''
+      expect(uiUrl, output).toMatch(/\/__vitest__\/\?token=/)
+      reports.push(await uiReport(uiUrl, 'first-run'))
+      // A tester page lives on its block's browser server: another origin than the UI's. Its socket is refused.
+      expect(await apiSocketOpens(uiUrl, 'http://localhost:1')).toBe(false)
+      expect(await apiSocketOpens(uiUrl, new URL(uiUrl).origin)).toBe(true)
       await writeFile(agent, agentSource(['list_objects', 'get_object']))
       await runsEnded(2)
+      reports.push(await uiReport(uiUrl, 'after-edit'))
     } finally {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL')
       await closed
@@ -76,7 +140,7 @@ describe('watch mode', () => {
     expect(folders, output).toHaveLength(2)
     const attempts = await Promise.all(folders.map(async (folder) => {
       const run = JSON.parse(await readFile(join(runs, folder, 'run.json'), 'utf8')) as { status: string }
-      const sampleDir = join(runs, folder, 'blocks', BLOCK, 'samples', SAMPLE)
+      const sampleDir = join(runs, folder, 'blocks', BLOCK, 'samples', SAMPLE.replace('/', '--'))
       const result = JSON.parse(await readFile(join(sampleDir, 'result.json'), 'utf8')) as Record<string, unknown>
       const conversation = (await readFile(join(sampleDir, 'conversation.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { type: string; name?: string })
       const summary = JSON.parse(await readFile(join(runs, folder, 'summary.json'), 'utf8')) as unknown
@@ -91,5 +155,20 @@ describe('watch mode', () => {
     expect(first!.result).toMatchObject({ status: 'completed', tool_calls: 1 })
     expect(second!.result).toMatchObject({ status: 'completed', tool_calls: 2 })
     expect(second!.summary).toBeDefined()
-  }, 180_000)
+
+    // The UI shows Node's account of each attempt: its figures, the final scene, the first manual page and the
+    // timeline, as images; after the edit, the new attempt's.
+    expect(output).toContain("awb integrity: a connection to Vitest's API (the UI's socket) from the foreign origin http://localhost:1 was refused")
+    const [before, after] = reports
+    expect(before!.text).toMatch(/tool_calls\s+1\b/)
+    expect(after!.text).toMatch(/tool_calls\s+2\b/)
+    for (const report of reports) {
+      expect(report.text).toMatch(/\bSR\s+[01]\b/)
+      expect(report.text).toMatch(/final_capture\s+the final scene/)
+      expect(report.text).toMatch(/reference_page\s+reference page 1 of 4/)
+      expect(report.text).toMatch(/timeline\s+\d+ tool calls? over/)
+      expect(report.images.filter(src => src.startsWith('data:image/png;base64,'))).toHaveLength(2)
+      expect(report.images.filter(src => src.startsWith('data:image/svg+xml;base64,'))).toHaveLength(1)
+    }
+  }, 240_000)
 })
