@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePorts } from '../../plugin/free-ports.ts'
 import { CONSOLE_MARKER, type Probe, type ProbeOutcome } from './hostile/hostile-agent.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
@@ -26,6 +27,8 @@ const CHILD_TIMEOUT_MS = 240_000
 const GROUND_TRUTH_MARKER = 'gt_poses'
 
 interface Attack {
+  /** The port of Vitest's API server, which the run serves the UI on (`--ui --api.port`). */
+  uiPort: number
   canary: string
   packageDir: string
   runsDir: string
@@ -73,7 +76,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** The probes the page runs, given where things are (root-relative URLs only when the package is in the project). */
-function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath'>): { before: Probe[]; after: Probe[] } {
+function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath' | 'uiPort'>): { before: Probe[]; after: Probe[] } {
   const inside = !relative(ROOT, attack.packageDir).startsWith('..')
   const rel = (path: string) => `/${relative(ROOT, path).split('\\').join('/')}`
   const evalRel = relative(attack.packageDir, attack.evaluationPath)
@@ -140,6 +143,25 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     { id: 'awb:model-request', kind: 'command', name: 'awbModelRequest', args: [{ provider: 'openai', body: { model: 'gpt-x', messages: [] } }] },
     { id: 'awb:run-cli-agent', kind: 'command', name: 'awbRunCliAgent', args: [BLOCK, SAMPLE] },
     { id: 'globals', kind: 'globals' },
+    // The run serves Vitest's UI: its API socket takes the token every tester page carries (window.VITEST_API_TOKEN)
+    // and answers every test's results (earlier scores: an oracle) and reruns. Only the UI's own origin may open it.
+    ...['localhost', '127.0.0.1'].map(host => ({ id: `vitest-ui:api-socket-${host}`, kind: 'eval' as const, code: `
+      const token = window.VITEST_API_TOKEN
+      const events = []
+      await new Promise((done) => {
+        const socket = new WebSocket('ws://${host}:${attack.uiPort}/__vitest_api__?token=' + encodeURIComponent(String(token)))
+        socket.onopen = () => { events.push('open'); socket.send(JSON.stringify({ t: 'q', i: 'awb-hostile', m: 'getFiles', a: [] })) }
+        socket.onmessage = (event) => events.push('message ' + String(event.data).slice(0, 200))
+        socket.onerror = () => events.push('error')
+        socket.onclose = (event) => { events.push('close ' + event.code); done() }
+        setTimeout(() => { events.push('still open after 3 s'); socket.close() }, 3000)
+      })
+      return { token: typeof token, events }` })),
+    // Vite answers other localhost origins (its CORS default), so the UI's routes are readable from the page: its file
+    // route must not serve the answers (the serve guard and server.fs.deny hold on the UI's server too).
+    ...[attack.evaluationPath, `${attack.evaluationPath.replace(/\/cache\//, '/cache/./')}`].map((path, i) => ({ id: `vitest-ui:attachment-route-${i}`, kind: 'eval' as const, code: `
+      const response = await fetch('http://localhost:${attack.uiPort}/__vitest_attachment__?path=' + encodeURIComponent(${JSON.stringify(path)}) + '&contentType=text/plain&token=' + encodeURIComponent(String(window.VITEST_API_TOKEN)))
+      return { status: response.status, body: (await response.text()).slice(0, 300) }` })),
   ]
   const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]).toString('base64')
   const finishReport = {
@@ -278,7 +300,8 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   const plantedPath = join(projectScratch, 'planted.ts')
   const victimPath = join(projectScratch, 'victim.txt')
   await writeFile(victimPath, 'keep me')
-  const result: Attack = { canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
+  const [uiPort] = await freePorts(1)
+  const result: Attack = { uiPort: uiPort!, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
   const probes = pageProbes(result)
 
   // The page accomplice asks for its turn at setup and is answered when the agent hands it over; the agent waits
@@ -335,7 +358,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
     `export default defineConfig({ root: ${JSON.stringify(ROOT)}, plugins: [assemblyWorld()], test: { setupFiles: [${JSON.stringify(ACCOMPLICE)}] } })`,
   ].join('\n'))
   try {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config, '--project', BLOCK, '-t', SAMPLE], {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config, '--project', BLOCK, '-t', SAMPLE, '--ui', '--open=false', `--api.port=${uiPort}`, '--api.strictPort'], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -497,6 +520,21 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
     expect(outcome(result.before, 'awb:model-request').error).toMatch(/runs no API agent/)
     expect(outcome(result.before, 'awb:run-cli-agent').error).toMatch(/not started with a CLI agent/)
     expect(existsSync(join(ROOT, 'escape'))).toBe(false)
+  })
+
+  it('cannot reach Vitest\'s UI from the page: its API socket is refused (the run says so), its file route serves no answer', () => {
+    for (const host of ['localhost', '127.0.0.1']) {
+      const socket = JSON.parse(outcome(result.before, `vitest-ui:api-socket-${host}`).value ?? '{}') as { token?: string; events?: string[] }
+      // The page holds the token; the socket still never opens.
+      expect(socket.token, host).toBe('string')
+      expect(socket.events?.join(', '), host).not.toMatch(/open|message/)
+    }
+    expect(result.output).toContain("awb integrity: a connection to Vitest's API (the UI's socket) from the foreign origin")
+    // The UI's file route answers, but never with the answers (expectNoGroundTruth checks every probe for the canary).
+    for (const id of ['vitest-ui:attachment-route-0', 'vitest-ui:attachment-route-1']) {
+      const answer = outcome(result.before, id)
+      expect(JSON.parse(answer.value ?? '{"status":0}').status, JSON.stringify(answer)).not.toBe(200)
+    }
   })
 
   it('sees no API key or other secret of the environment in its globals', () => {
