@@ -7,16 +7,16 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { scoreSample, type SampleInput } from '../../../../src/scoring/index.ts'
-import { Float32EmulationDevice } from '../../../../src/scoring/gpu/float32-device.ts'
-import { emptyLockstepStats } from '../../../../src/scoring/gpu/lockstep.ts'
-import { scoreSamplesOnDevice } from '../../../../src/scoring/gpu/score-samples-on-device.ts'
-import { floatBits } from '../../../helpers/float-bits.ts'
-import { KdFloat32Device } from '../../../helpers/kd-float32-device.ts'
-import { mulberry32 } from '../../../../src/shared/mulberry32.ts'
-import { perturbedSample, readEvaluation } from '../../../helpers/perturbed-sample.ts'
+import { scoreSample, type SampleInput } from '../../src/scoring/index.ts'
+import { Float32EmulationDevice } from '../../src/scoring/gpu/float32-device.ts'
+import { emptyLockstepStats } from '../../src/scoring/gpu/lockstep.ts'
+import { scoreSamplesOnDevice } from '../../src/scoring/gpu/score-samples-on-device.ts'
+import { floatBits } from '../helpers/float-bits.ts'
+import { KdFloat32Device } from '../helpers/kd-float32-device.ts'
+import { mulberry32 } from '../../src/shared/mulberry32.ts'
+import { perturbedSample, readEvaluation } from '../helpers/perturbed-sample.ts'
 
-const AWB_MINI = fileURLToPath(new URL('../../../../fixtures/awb-mini/', import.meta.url))
+const AWB_MINI = fileURLToPath(new URL('../../fixtures/awb-mini/', import.meta.url))
 
 /** The awb-mini sample with the fewest points to search (2 parts); `npm run bench:gpu-exact` checks all of them. */
 const SMALLEST_SAMPLE = 'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/16--16256'
