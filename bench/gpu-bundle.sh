@@ -7,7 +7,7 @@
 # The bundle holds this machine's Node, its Chromium with every shared library it loads except glibc's own, the
 # node_modules packages the check imports, and the GL/Vulkan loader packages (.deb) that let Chromium reach the NVIDIA
 # driver. On the GPU machine, `bash bench/gpu-check.sh` finds the parts (in .gpu-bundle/ or $AWB_GPU_PARTS), unpacks
-# them once and runs the check. README.md ("GPU scoring") says how to carry the parts there.
+# them once and runs the check. docs/scoring.md ("GPU scoring") says how to carry the parts there.
 # Usage: bench/gpu-bundle.sh [--part-mib N (default 46)] [--no-verify]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -50,7 +50,7 @@ use_bundle() {
   while read -r _ name; do [ -f "$PARTS/$name" ] || missing+=("$name"); done < "$PARTS/SHA256SUMS"
   if [ ${#missing[@]} -gt 0 ]; then
     log "bundle parts collected in $PARTS: $(cd "$PARTS" && ls awb-gpu.tar.xz.* 2>/dev/null | tr '\n' ' ')"
-    log "still missing: ${missing[*]} (carry them next; see README.md, GPU scoring)"
+    log "still missing: ${missing[*]} (carry them next; see docs/scoring.md, GPU scoring)"
     exit 3
   fi
   if ! cmp -s "$PARTS/SHA256SUMS" "$GPU_HOME/.sums" 2>/dev/null; then

@@ -33,8 +33,8 @@ MSG
   exit 1
 fi
 
-# The agent sandbox (bubblewrap): external {command} agents and the agent CLIs run only inside it (README, "Agent
-# sandbox"); the tests run it. Debian's package when apt is available; a machine without it still runs page agents.
+# The agent sandbox (bubblewrap): external {command} agents and the agent CLIs run only inside it (docs/agents.md,
+# "The agent sandbox"); the tests run it. Debian's package when apt is available; a machine without it still runs page agents.
 if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   echo "setup: no bubblewrap found; installing Debian's bubblewrap package"
   sudo_cmd=""

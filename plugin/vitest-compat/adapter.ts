@@ -1,6 +1,6 @@
 // What differs between the Vitest majors the plugin supports, as one interface with one adapter per major. Every use
 // of a Vitest internal or of behaviour Vitest does not document is named here, so a new Vitest is audited in one place:
-// add an adapter, run both test legs (README, "Tests"), and the startup report says what is on.
+// add an adapter, run both test legs (docs/development.md, "Tests and supported Vitest versions"), and the startup report says what is on.
 import type { TestProject } from 'vitest/node'
 
 /** The resolved browser-API permissions of one project: both must be false in a block project. */

@@ -77,7 +77,7 @@ function pageAgentSection({ tools }: ReferenceExamples): string[] {
   return [
     '## Calling tools from a page agent',
     '',
-    'A page agent is a module whose default export comes from `defineAgent` (package export `assembly-world-bench/agent`); it runs in its own sandboxed frame beside the sample\'s page (README, "Your own agent in the page"). `run` gets `tools`: `tools.list()` gives the registered tools (`name`, `description`, `inputSchema`, `annotations`) and `tools.call(name, input)` takes the input as an **object** and resolves to the tool\'s answer string. It never throws for a tool failure: that is the `{"error", "code"}` envelope.',
+    'A page agent is a module whose default export comes from `defineAgent` (package export `assembly-world-bench/agent`); it runs in its own sandboxed frame beside the sample\'s page ([agents.md](agents.md), "A page agent"). `run` gets `tools`: `tools.list()` gives the registered tools (`name`, `description`, `inputSchema`, `annotations`) and `tools.call(name, input)` takes the input as an **object** and resolves to the tool\'s answer string. It never throws for a tool failure: that is the `{"error", "code"}` envelope.',
     '',
     '```ts',
     "import { defineAgent } from 'assembly-world-bench/agent'",

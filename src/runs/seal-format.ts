@@ -1,5 +1,5 @@
 // The format of `seals.jsonl`, a run's append-only record of what each ended sample's folder held, and of run.json
-// `seals` (README "Run directory"). One line per sealed sample; each line names the SHA-256 of the line before it, so
+// `seals` (docs/runs.md, "What a run produces"). One line per sealed sample; each line names the SHA-256 of the line before it, so
 // an edited, removed, inserted or moved line breaks the chain. Pure: formats, parses and links lines, reads no file.
 import { createHash } from 'node:crypto'
 import * as z from 'zod'

@@ -14,10 +14,10 @@ export const ThresholdsSchema = z.strictObject({
   PA: z.number().min(0).max(1).optional(),
 })
 
-/** A bring-your-own agent program: argv, run in the sample's workspace (README, "Bring your own agent"). */
+/** A bring-your-own agent program: argv, run in the sample's workspace (docs/agents.md, "A program in any language"). */
 export const ExternalAgentOptionSchema = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
-  /** Variables passed to the program beyond the default allow-list (README, "Agent sandbox"): names, never values. */
+  /** Variables passed to the program beyond the default allow-list (docs/agents.md, "The agent sandbox"): names, never values. */
   env: z.array(z.string().regex(ENV_NAME_PATTERN, 'an environment variable name (letters, digits, _), e.g. "OPENAI_API_KEY"')).optional(),
 })
 

@@ -1,7 +1,10 @@
 // The package as a user gets it: `npm pack` (which builds dist/), a fresh `npm init -y` project (CommonJS) in a
 // temporary folder, README's own install line and three-line config file under README's name for it (both read from
 // README.md, not copied here), then README's commands run there with the compiled code, printing no module-type warning. On Vitest 5 (the default test leg) it runs on this Node (24) and on Node 22.12, Vitest 5's
-// oldest; in the Vitest 4.1 leg on this Node (20), where the same install line resolves Vitest 4.1.
+// oldest; in the Vitest 4.1 leg on this Node (20), where the same install line resolves Vitest 4.1. In the Vitest 5
+// project on this Node, the three examples docs/agents.md shows (the page agent, the Node and the Python program; the
+// files in examples/, which test/unit/docs/pages.test.ts proves equal to the docs) run from the installed package on
+// one sample, beside the do-nothing agent, and each must score better.
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -44,14 +47,40 @@ async function readmeLines(): Promise<{ install: string[]; tarball: string; conf
   return { install: words, tarball: words.find(word => word.endsWith('.tgz'))!, configFile, config }
 }
 
-/** The Node versions a user project is tried on here: this process's, plus Node 22.12 where Vitest 5 runs. */
-function userNodes(): { label: string; bin: string; vitestMajor: string }[] {
-  const own = { label: `Node ${process.versions.node}`, bin: dirname(process.execPath), vitestMajor: RUNNING_VITEST.split('.')[0]! }
+/**
+ * The Node versions a user project is tried on here: this process's, plus Node 22.12 where Vitest 5 runs. The examples
+ * run in one project only, Vitest 5 on this Node (the time budget of the suite).
+ */
+function userNodes(): { label: string; bin: string; vitestMajor: string; runsExamples: boolean }[] {
+  const vitestMajor = RUNNING_VITEST.split('.')[0]!
+  const own = { label: `Node ${process.versions.node}`, bin: dirname(process.execPath), vitestMajor, runsExamples: vitestMajor === '5' }
   if (!RUNNING_VITEST.startsWith('5.')) return [own]
   const legs = JSON.parse(readFileSync(join(ROOT, 'test', 'legs', 'legs.json'), 'utf8')) as { nodes: Record<string, { version: string }> }
   const version = legs.nodes['user-project-node-22']!.version
   const bin = execFileSync('bash', [join(ROOT, 'scripts', 'provide-node.sh'), version], { encoding: 'utf8' }).trim()
-  return [own, { label: `Node ${version}`, bin, vitestMajor: '5' }]
+  return [own, { label: `Node ${version}`, bin, vitestMajor: '5', runsExamples: false }]
+}
+
+/** The sample the examples run on, and the installed examples as docs/agents.md runs them (paths from the project). */
+const BLOCK = 'partnet-none'
+const SAMPLE = '44266'
+const EXAMPLES = `node_modules/${manifest.name}/examples`
+const EXAMPLE_AGENTS = {
+  idle: 'idle',
+  page: `./${EXAMPLES}/page-agent/agent.ts`,
+  node: JSON.stringify({ command: ['node', `${EXAMPLES}/external-agent/agent.mjs`] }),
+  python: JSON.stringify({ command: ['python3', `${EXAMPLES}/external-agent/agent.py`] }),
+} as const
+
+interface ExampleRun {
+  code: number | null
+  output: string
+  runDir: string
+  /** The sample's metrics.jsonl row. */
+  row: { status: string; SCD: number; tool_calls: number }
+  result: { status: string; agent_outcome?: { status: string; summary: string }; execution?: Record<string, unknown> }
+  /** The names of the tool calls in conversation.jsonl, in order. */
+  calls: string[]
 }
 
 /**
@@ -78,7 +107,7 @@ afterAll(async () => {
 })
 
 // Each Node's project is its own (folder, install, runs): the Nodes run at once, each one's steps in order.
-describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin, vitestMajor }) => {
+describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin, vitestMajor, runsExamples }) => {
   let project: string
 
   /** Runs a command in the user project, on this describe's Node, and returns its exit code and merged output. */
@@ -125,11 +154,12 @@ describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin,
       expect(installOutput).not.toMatch(/ERESOLVE|peer dep|EBADENGINE/i)
     })
 
-    it('installs compiled JavaScript only: no TypeScript sources, tests or benches, and no tsx', async () => {
+    it('installs compiled JavaScript only, and the examples: no TypeScript sources but the page agent example, no tests or benches, and no tsx', async () => {
       const installed = join(project, 'node_modules', manifest.name)
       const files = await readdir(installed, { recursive: true })
-      expect(files.filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([])
-      expect(files.filter(file => /^(test|bench|scripts|examples)\//.test(file))).toEqual([])
+      expect(files.filter(file => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([join('examples', 'page-agent', 'agent.ts')])
+      expect(files.filter(file => /^(test|bench|scripts)\//.test(file))).toEqual([])
+      expect(files).toEqual(expect.arrayContaining([join('examples', 'external-agent', 'agent.mjs'), join('examples', 'external-agent', 'agent.py')]))
       expect(files).toContain(join('dist', 'plugin', 'index.js'))
       expect(files).toContain(join('dist', 'plugin', 'index.d.ts'))
       await expect(readdir(join(project, 'node_modules', 'tsx'))).rejects.toThrow(/ENOENT/)
@@ -150,9 +180,8 @@ describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin,
       expect(output).not.toMatch(MODULE_TYPE_WARNING)
     }, 120_000)
 
-    it('type-checks a config that imports the plugin and an agent module that imports defineAgent', async () => {
-      await writeFile(join(project, 'agent.ts'), (await readFile(join(ROOT, 'examples', 'page-agent', 'agent.ts'), 'utf8'))
-        .replace("from '../../src/agents/index.ts'", `from '${manifest.name}/agent'`))
+    it('type-checks a config that imports the plugin and the installed page agent example, copied as docs/agents.md says', async () => {
+      await run('cp', [join(project, EXAMPLES, 'page-agent', 'agent.ts'), join(project, 'agent.ts')])
       await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
         compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] },
         include: [configFile, 'agent.ts'],
@@ -177,7 +206,8 @@ describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin,
       expect(rows).toHaveLength(4)
     }, 300_000)
 
-    it('runs a page agent module that imports defineAgent from the package', async () => {
+    // Where the examples run (below), the installed page agent example is this test's page agent.
+    it.runIf(!runsExamples)('runs a page agent module that imports defineAgent from the package', async () => {
       const { code, output } = await inProject('npx', ['vitest', 'run', '--project', 'partnet-none', '-t', '44266'], { AWB_AGENT: './agent.ts', AWB_RUNS: 'agent-runs' })
       expect(code, output).toBe(0)
       expect(output).not.toMatch(MODULE_TYPE_WARNING)
@@ -254,5 +284,44 @@ describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin,
       expect(code, output).toBe(0)
       expect(output).toMatch(/awb-mini: ok, .*5 blocks, 20 samples/)
     }, 120_000)
+
+    /** One run of the sample with `agent`, in a runs folder of its own, and what it recorded. */
+    async function runExample(name: keyof typeof EXAMPLE_AGENTS): Promise<ExampleRun> {
+      const runs = `example-runs-${name}`
+      const { code, output } = await inProject('npx', ['vitest', 'run', '--project', BLOCK, '-t', SAMPLE], { AWB_AGENT: EXAMPLE_AGENTS[name], AWB_RUNS: runs })
+      const [runId] = await readdir(join(project, runs)).catch(() => [])
+      if (runId === undefined) throw new Error(`AWB_AGENT=${EXAMPLE_AGENTS[name]} made no run:\n${output}`)
+      const runDir = join(project, runs, runId)
+      const sampleDir = join(runDir, 'blocks', BLOCK, 'samples', SAMPLE)
+      const [row] = (await readFile(join(runDir, 'metrics.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as ExampleRun['row'])
+      const result = JSON.parse(await readFile(join(sampleDir, 'result.json'), 'utf8')) as ExampleRun['result']
+      const conversation = (await readFile(join(sampleDir, 'conversation.jsonl'), 'utf8')).trim().split('\n').map(line => JSON.parse(line) as { type: string; name?: string })
+      return { code, output, runDir, row: row!, result, calls: conversation.filter(entry => entry.type === 'tool_call').map(entry => entry.name!) }
+    }
+
+    it.runIf(runsExamples)('the examples of docs/agents.md, run from the installed package, each score a lower SCD than AWB_AGENT=idle on the sample', async () => {
+      // The four runs at once: each is a child Vitest mostly waiting on its browser and agent.
+      const [idle, page, node, python] = await Promise.all([runExample('idle'), runExample('page'), runExample('node'), runExample('python')])
+      expect(idle.row.status, idle.output).toBe('scored')
+      for (const [name, example] of Object.entries({ page, node, python })) {
+        expect(example.code, `${name}: ${example.output}`).toBe(0)
+        expect(example.row.status, `${name}: ${example.output}`).toBe('scored')
+        expect(example.result, name).toMatchObject({ status: 'completed', agent_outcome: { status: 'partial', summary: expect.stringMatching(/^[Ff]ound 6 of 6 parts/) as unknown } })
+        expect(example.row.SCD, `${name} (SCD ${example.row.SCD}) against idle (SCD ${idle.row.SCD}): ${example.output}`).toBeLessThan(idle.row.SCD)
+      }
+      // The page agent ran in its realm (its console reaches the run's output) and called the tools as written.
+      expect(page.output).toMatch(/example agent: \d+ prompt characters, 0 reference pages, tools: list_objects, /)
+      expect(page.calls.slice(0, 3)).toEqual(['list_objects', 'move_camera', 'capture_scene'])
+      expect(page.row.tool_calls).toBe(page.calls.length)
+      // The programs talked MCP (the benchmark surface) from inside the sandbox, the package and the runs out of view.
+      for (const program of [node, python]) {
+        expect(program.calls[0]).toBe('list_pages')
+        expect(new Set(program.calls.slice(1))).toEqual(new Set(['execute_webmcp_tool']))
+        expect(program.result.execution).toMatchObject({ status: 'completed', exit_code: 0, error: null, infrastructure_error: null })
+        const { options } = JSON.parse(await readFile(join(program.runDir, 'run.json'), 'utf8')) as { options: { sandbox: { enabled: boolean; hiddenPaths: string[] } } }
+        expect(options.sandbox.enabled).toBe(true)
+        expect(options.sandbox.hiddenPaths).toEqual(expect.arrayContaining([join(project, 'node_modules', manifest.name, 'fixtures', 'awb-mini'), dirname(program.runDir)]))
+      }
+    }, 300_000)
   })
 })

@@ -9,7 +9,7 @@ import type { ConversationEntry, ReferencePage } from '../agent.ts'
 import { agentEnvironment, copyPages, type CliExecution, type McpActivity, runAgentProcess } from '../cli/index.ts'
 import { allowListedEnvironment, containedLaunch, DEFAULT_SANDBOX, type SandboxSettings } from '../sandbox/index.ts'
 
-/** The environment variables an external agent receives (documented in README, "Bring your own agent"). */
+/** The environment variables an external agent receives (documented in docs/agents.md, "A program in any language"). */
 export const EXTERNAL_AGENT_VARIABLES = {
   /** The sample's MCP endpoint: Streamable HTTP on 127.0.0.1; the unguessable path is its token. */
   mcpUrl: 'AWB_MCP_URL',

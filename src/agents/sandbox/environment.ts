@@ -4,7 +4,7 @@
 
 /**
  * Passed when set, to every agent process: what any program needs to run, find its locale and reach the network
- * (proxies and the certificates a proxy needs). README, "Agent sandbox", lists them.
+ * (proxies and the certificates a proxy needs). docs/agents.md, "The agent sandbox", lists them.
  */
 export const DEFAULT_AGENT_VARIABLES = [
   'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'TMPDIR',

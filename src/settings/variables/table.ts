@@ -56,7 +56,7 @@ export const USER_VARIABLES = {
 export type UserVariableName = keyof typeof USER_VARIABLES
 
 /**
- * The variables we set for the agent programs we start (README, "Bring your own agent"): outputs, never read here.
+ * The variables we set for the agent programs we start (docs/agents.md, "A program in any language"): outputs, never read here.
  * AWB_MODEL and AWB_TIMEOUT_SECONDS are also user settings: we read the user's, then hand the resolved value on.
  */
 export const AGENT_PROGRAM_VARIABLES = {
