@@ -10,6 +10,8 @@ export interface KernelSpec {
   output: string
   /** Prefix of the generated constants: `${prefix}_SHA256`, `${prefix}_BASE64`. */
   prefix: string
+  /** WebAssembly features beyond the MVP the kernel uses (asc `--enable`); Node ≥ 16.4 runs SIMD. */
+  features?: readonly 'simd'[]
 }
 
 /** The ICP objective kernel (objective-wasm.ts). */
@@ -18,6 +20,7 @@ export const ICP_KERNEL: KernelSpec = {
   source: 'src/scoring/kernel/assembly/icp-kernel.ts',
   output: 'src/scoring/kernel/icp-kernel.wasm.ts',
   prefix: 'ICP_KERNEL',
+  features: ['simd'],
 }
 
 /** The Voronoi cell kernel (cells-wasm.ts). */
@@ -42,7 +45,8 @@ export async function compileKernel(root: string, kernel: KernelSpec): Promise<U
   let binary: Uint8Array | undefined
   const stderr = asc.createMemoryStream()
   const outFile = `${kernel.name}.wasm`
-  const result = await asc.main([kernel.source, ...COMPILER_FLAGS, '--outFile', outFile, '--baseDir', root], {
+  const features = (kernel.features ?? []).flatMap(feature => ['--enable', feature])
+  const result = await asc.main([kernel.source, ...COMPILER_FLAGS, ...features, '--outFile', outFile, '--baseDir', root], {
     stderr,
     writeFile(name, contents) {
       if (name.endsWith(outFile) && typeof contents !== 'string') binary = contents

@@ -40,6 +40,32 @@ export interface StartResult {
 }
 
 /**
+ * What a start did after its first fit, kept so that a later start of the same sample whose first fit lands on the
+ * very same transform (bit for bit) need not repeat it (see IcpContext.runStart). Transforms are in the centred frames.
+ */
+interface Trajectory {
+  /** f at iteration 1. */
+  f1: number
+  /** The iteration it stopped at, and whether it converged there (both decided by f1, f2, … once past iteration 1). */
+  iterations: number
+  converged: boolean
+  /** Smallest f over iterations ≥ 1, its first iteration and transform. */
+  bestF: number
+  bestIteration: number
+  bestRot: Float64Array
+  bestTrans: Float64Array
+}
+
+/** The bits of a transform (row-major R, then t) as a map key. */
+const _stateBits = new Float64Array(12)
+const _stateWords = new BigUint64Array(_stateBits.buffer)
+function stateKey(rot: Float64Array, trans: Float64Array): string {
+  _stateBits.set(rot)
+  _stateBits.set(trans, 9)
+  return _stateWords.join(',')
+}
+
+/**
  * Everything ICP needs for one (prediction, target) pair, built once per sample (per worker): both clouds
  * centred on their centroids (for accuracy), a KD-tree on each and, for the `cells` kernel, their Voronoi cells.
  * `runStart` allocates only its result and a few per-start buffers.
@@ -56,6 +82,10 @@ export class IcpContext {
   private readonly kernel: IcpKernel
   private cells: readonly [VoronoiCells, VoronoiCells] | undefined
   private objectiveInstance: IcpObjective | undefined
+  /** Trajectories of this context's finished starts, by the bits of their transform after the first fit. */
+  private readonly trajectories = new Map<string, Trajectory>()
+  /** Starts `runStart` finished from an earlier start's trajectory (for tests and benchmarks). */
+  trajectoriesReused = 0
 
   /**
    * `prediction` and `target` are flat xyz arrays of equal length (validated by the caller). `kernel` picks the
@@ -90,17 +120,85 @@ export class IcpContext {
     return this.objectiveInstance
   }
 
-  /** Runs ICP from `start` and returns its best-encountered transform. Independent of previous calls (hints reset). */
+  /**
+   * Runs ICP from `start` and returns its best-encountered transform: the result of the loop in `startSteps`, bit for
+   * bit, whatever ran before (hints reset).
+   *
+   * Shortcut: when the first fit lands on a transform (bits) an earlier start of this context also reached after its
+   * first fit, the rest is that start's. Proof: from a transform on, the loop's next values depend on the pairs each
+   * evaluation finds and on nothing else carried over, except in an exact tie, where the KD search keeps the warm hint
+   * (the start's own history). Certificates and cell walks only ever return the unique nearest point. So if none of
+   * the earlier start's evaluations from iteration 1 on met a tie (objective.takeTies), this start's f1, f2, … and
+   * transforms are the earlier one's. Only its own f0 differs, which decides iteration 1's stop test and whether
+   * iteration 0 stays its best (strict <); from iteration 2 on, the stop tests compare the shared values. Both starts
+   * count iterations from their own start, so they share the cap too. (Part starts of parts placed by one common
+   * motion typically meet this way; the chair's "displaced" poses: 4 of its 6 part starts.)
+   */
   runStart(start: AlignmentStart): StartResult {
     const objective = this.objective
     objective.reset()
     const steps = this.startSteps(start)
     let step = steps.next()
-    while (step.done !== true) {
+    if (step.done === true) return step.value
+    const startRot = Float64Array.from(step.value.rot)
+    const startTrans = Float64Array.from(step.value.trans)
+    const f0 = objective.evaluate(step.value.rot, step.value.trans, step.value.sums)
+    step = steps.next(f0)
+    if (step.done === true) return step.value
+    const key = stateKey(step.value.rot, step.value.trans)
+    const known = this.trajectories.get(key)
+    if (known !== undefined) {
+      const improvement = f0 - known.f1
+      const stopsAtOne = !(improvement >= ICP_IMPROVEMENT_TOLERANCE)
+      // The known start stopped at iteration 1 (its own f0): nothing recorded past it, so run on.
+      if (stopsAtOne || known.iterations > 1) {
+        // The generator is left unfinished: it holds no resources.
+        this.trajectoriesReused++
+        const result: StartResult = {
+          seed: start.name, chamfer: f0, rotation: startRot, translation: this.uncentredTranslation(startRot, startTrans), bestIteration: 0,
+          iterations: stopsAtOne ? 1 : known.iterations,
+          converged: stopsAtOne ? improvement >= -ICP_CONVERGED_TOLERANCE : known.converged,
+        }
+        // Iteration 0 stays the best unless a later f is strictly smaller (the loop's strict <).
+        if (stopsAtOne && known.f1 < f0) {
+          Object.assign(result, { chamfer: known.f1, rotation: Float64Array.from(step.value.rot), translation: this.uncentredTranslation(step.value.rot, step.value.trans), bestIteration: 1 })
+        } else if (!stopsAtOne && known.bestF < f0) {
+          Object.assign(result, { chamfer: known.bestF, rotation: Float64Array.from(known.bestRot), translation: this.uncentredTranslation(known.bestRot, known.bestTrans), bestIteration: known.bestIteration })
+        }
+        return result
+      }
+    }
+    objective.takeTies()
+    const record: Trajectory = { f1: NaN, iterations: 0, converged: false, bestF: Infinity, bestIteration: 0, bestRot: new Float64Array(9), bestTrans: new Float64Array(3) }
+    for (let k = 1; step.done !== true; k++) {
       const { rot, trans, sums } = step.value
-      step = steps.next(objective.evaluate(rot, trans, sums))
+      const f = objective.evaluate(rot, trans, sums)
+      if (k === 1) record.f1 = f
+      if (f < record.bestF) {
+        record.bestF = f
+        record.bestIteration = k
+        record.bestRot.set(rot)
+        record.bestTrans.set(trans)
+      }
+      step = steps.next(f)
+    }
+    // A record that stopped at iteration 1 tells later starts less than this one.
+    if (objective.takeTies() === 0 && (known === undefined || known.iterations === 1)) {
+      record.iterations = step.value.iterations
+      record.converged = step.value.converged
+      this.trajectories.set(key, record)
     }
     return step.value
+  }
+
+  /** t of the uncentred transform from (R, t') between the centred frames: t = t' + c_T − R·c_P (§6.4's output). */
+  private uncentredTranslation(rot: Float64Array, trans: Float64Array): Float64Array {
+    const cP = this.centerP, cT = this.centerT
+    const translation = new Float64Array(3)
+    for (let r = 0; r < 3; r++) {
+      translation[r] = trans[r]! + cT[r]! - (rot[3 * r]! * cP[0]! + rot[3 * r + 1]! * cP[1]! + rot[3 * r + 2]! * cP[2]!)
+    }
+    return translation
   }
 
   /**
@@ -145,11 +243,7 @@ export class IcpContext {
         break
       }
     }
-    const translation = new Float64Array(3)
-    for (let r = 0; r < 3; r++) {
-      translation[r] = bestTrans[r]! + cT[r]! - (bestRot[3 * r]! * cP[0]! + bestRot[3 * r + 1]! * cP[1]! + bestRot[3 * r + 2]! * cP[2]!)
-    }
-    return { seed: start.name, chamfer: bestF, rotation: bestRot, translation, bestIteration, iterations, converged }
+    return { seed: start.name, chamfer: bestF, rotation: bestRot, translation: this.uncentredTranslation(bestRot, bestTrans), bestIteration, iterations, converged }
   }
 }
 

@@ -12,6 +12,7 @@ interface KernelExports {
   configure(target: number, prediction: number, forward: number, backward: number, sums: number, stack: number, stackDist: number): void
   configureCells(target: number, prediction: number): void
   evaluate(r0: number, r1: number, r2: number, r3: number, r4: number, r5: number, r6: number, r7: number, r8: number, t0: number, t1: number, t2: number): number
+  takeTies(): number
 }
 
 // Fixed part of the memory map (bytes). Tree headers hold 13 i32 words: the 12 of TREE_* in kd-search.ts, then T_POINTS;
@@ -41,9 +42,33 @@ function treeParts(a: KdTreeArrays): ArrayBufferView[] {
   return [a.nodeStart, a.nodeEnd, a.boxes, a.splitAxis, a.splitValue, a.xs, a.ys, a.zs, a.leafOf, a.nextOf, a.points]
 }
 
-/** The 5 arrays of a cloud's cells, in the order of the kernel's cells header. */
+/**
+ * The 5 arrays of a cloud's cells, in the order of the kernel's cells header, S_j laid out in pairs for the kernel's
+ * two-lane scan: start (S_j's first pair, n + 1), nbr (2 per pair), coordinates (x₀ x₁ y₀ y₁ z₀ z₁ per pair), noCell,
+ * box. An odd S_j pads its last pair's lane 1 with +∞ coordinates and nbr −1 (distance +∞: never nearer, never chosen).
+ */
 function cellParts(c: VoronoiCells): ArrayBufferView[] {
-  return [c.start, c.nbr, c.nbrXyz, c.noCell, c.box]
+  const pairStart = new Int32Array(c.size + 1)
+  let pairs = 0
+  for (let j = 0; j < c.size; j++) {
+    pairStart[j] = pairs
+    pairs += (c.start[j + 1]! - c.start[j]! + 1) >> 1
+  }
+  pairStart[c.size] = pairs
+  const pairNbr = new Int32Array(Math.max(1, 2 * pairs)).fill(-1)
+  const pairXyz = new Float64Array(Math.max(1, 6 * pairs)).fill(Infinity)
+  for (let j = 0; j < c.size; j++) {
+    const first = c.start[j]!
+    for (let e = first; e < c.start[j + 1]!; e++) {
+      const slot = 2 * pairStart[j]! + (e - first)
+      const at = 6 * (slot >> 1) + (slot & 1)
+      pairNbr[slot] = c.nbr[e]!
+      pairXyz[at] = c.nbrXyz[3 * e]!
+      pairXyz[at + 2] = c.nbrXyz[3 * e + 1]!
+      pairXyz[at + 4] = c.nbrXyz[3 * e + 2]!
+    }
+  }
+  return [pairStart, pairNbr, pairXyz, c.noCell, c.box]
 }
 
 /** The objective of objective.ts computed by the WebAssembly kernel; one instance (and memory) per context. */
@@ -89,6 +114,10 @@ export class WasmObjective implements IcpObjective {
 
   reset(): void {
     for (const hint of this.hints) hint.fill(-1)
+  }
+
+  takeTies(): number {
+    return this.kernel.takeTies()
   }
 
   evaluate(r: Float64Array, t: Float64Array, sums: Float64Array): number {

@@ -27,6 +27,12 @@ export const ICP_KERNELS: readonly IcpKernel[] = ['cells', 'wasm', 'js']
 export interface IcpObjective {
   reset(): void
   evaluate(rot: Float64Array, trans: Float64Array, sums: Float64Array): number
+  /**
+   * How many queries since the last call were answered by an exact tie: two points at the same float distance, the
+   * KD search keeping the hint (so the pair found depends on the warm state). Certificates and cell walks are strict
+   * and never tie. Returns the count and restarts it.
+   */
+  takeTies(): number
 }
 
 /** Nearest-neighbour state of one query direction: warm hints plus the certificate of §12a.1. */
@@ -48,6 +54,7 @@ class QuerySide {
 export class JsObjective implements IcpObjective {
   private readonly forward: QuerySide
   private readonly backward: QuerySide
+  private ties = 0
 
   /** `treeP` over the centred prediction, `treeT` over the centred target (equal sizes). */
   constructor(private readonly treeP: KdTree, private readonly treeT: KdTree) {
@@ -58,6 +65,12 @@ export class JsObjective implements IcpObjective {
   reset(): void {
     this.forward.reset()
     this.backward.reset()
+  }
+
+  takeTies(): number {
+    const ties = this.ties
+    this.ties = 0
+    return ties
   }
 
   evaluate(r: Float64Array, t: Float64Array, s: Float64Array): number {
@@ -92,6 +105,7 @@ export class JsObjective implements IcpObjective {
         if (!certified) {
           j = dstTree.nearest(x, y, z, j)
           d2 = dstTree.distSq
+          if (dstTree.secondLowerSq === d2) this.ties++
           hint[i] = j
           radius[i] = Math.sqrt(dstTree.secondLowerSq)
           origin[3 * i] = x; origin[3 * i + 1] = y; origin[3 * i + 2] = z
@@ -131,6 +145,7 @@ export class JsObjective implements IcpObjective {
         if (!certified) {
           j = dstTree.nearest(x, y, z, j)
           d2 = dstTree.distSq
+          if (dstTree.secondLowerSq === d2) this.ties++
           hint[i] = j
           radius[i] = Math.sqrt(dstTree.secondLowerSq)
           origin[3 * i] = x; origin[3 * i + 1] = y; origin[3 * i + 2] = z

@@ -147,7 +147,7 @@ export class ScoringPool {
       if (kept === undefined) this.targetCells = { target: target.slice(), cells: cells[1] }
       else this.targetCellsReused++
     }
-    const job: StartsJob = { kind: 'starts', id, prediction, target, starts: [...starts], kernel: this.kernel, counter: sharedCounter() }
+    const job: StartsJob = { kind: 'starts', id, prediction, target, starts: [...starts], kernel: this.kernel, claims: claimGroups(starts), counter: sharedCounter() }
     if (cells !== undefined) job.cells = cells
     const replies = await this.broadcast(job)
     const results = new Array<StartResult | undefined>(starts.length)
@@ -189,6 +189,30 @@ export class ScoringPool {
       worker.postMessage(job)
     })))
   }
+}
+
+/**
+ * Largest difference of any rotation or translation entry between starts claimed together. Scheduling only: starts
+ * this close (part starts of parts placed by one common motion differ by roundoff) usually meet after their first
+ * fit, and a worker reuses a trajectory only from the starts it ran itself. Results never depend on it.
+ */
+export const CLAIM_GROUP_TOLERANCE = 1e-9
+
+/** The starts' indices grouped into claims (see StartsJob.claims), in order of each group's first start. */
+export function claimGroups(starts: readonly AlignmentStart[]): number[][] {
+  const groups: number[][] = []
+  for (let i = 0; i < starts.length; i++) {
+    const group = groups.find(g => isNear(starts[g[0]!]!, starts[i]!))
+    if (group === undefined) groups.push([i])
+    else group.push(i)
+  }
+  return groups
+}
+
+function isNear(a: AlignmentStart, b: AlignmentStart): boolean {
+  for (let k = 0; k < 9; k++) if (!(Math.abs(a.rotation[k]! - b.rotation[k]!) <= CLAIM_GROUP_TOLERANCE)) return false
+  for (let k = 0; k < 3; k++) if (!(Math.abs(a.translation[k]! - b.translation[k]!) <= CLAIM_GROUP_TOLERANCE)) return false
+  return true
 }
 
 /** True when both arrays hold the same float64 bits (NaN never occurs: inputs are checked finite). */

@@ -35,14 +35,15 @@ function buildCells(job: CellsJob): CellChunk[] {
 }
 
 function runStarts(job: StartsJob): { index: number; result: StartResult }[] {
-  // Claiming order cannot change results: starts are independent, and cells only change speed.
+  // Claiming order cannot change results: starts are independent (a reused trajectory is the start's own, bit for
+  // bit: IcpContext.runStart), and cells only change speed.
   const context = contextFor(job, job.kernel)
   if (job.cells !== undefined) context.useCells([sharedToCells(context.treeP, job.cells[0]), sharedToCells(context.treeT, job.cells[1])])
   const results: { index: number; result: StartResult }[] = []
   for (;;) {
-    const index = Atomics.add(job.counter, 0, 1)
-    if (index >= job.starts.length) break
-    results.push({ index, result: context.runStart(job.starts[index]!) })
+    const claim = Atomics.add(job.counter, 0, 1)
+    if (claim >= job.claims.length) break
+    for (const index of job.claims[claim]!) results.push({ index, result: context.runStart(job.starts[index]!) })
   }
   current = undefined
   return results

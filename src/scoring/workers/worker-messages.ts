@@ -21,7 +21,7 @@ export interface CellsJob {
   predictionOnly?: boolean
 }
 
-/** Main → worker: run starts of one sample, taking the next start index from a shared counter until none is left. */
+/** Main → worker: run starts of one sample, taking the next claim (a group of start indices) from a shared counter until none is left. */
 export interface StartsJob {
   kind: 'starts'
   id: number
@@ -31,7 +31,12 @@ export interface StartsJob {
   kernel: IcpKernel
   /** The `cells` kernel's cells [prediction, target], laid out once in SharedArrayBuffers by phase 1. */
   cells?: [SharedCells, SharedCells]
-  /** Int32Array(1) over a SharedArrayBuffer: the next start index to claim (Atomics.add). */
+  /**
+   * Start indices in claims, each run by one worker in order: starts that begin at nearly the same transform go
+   * together, so the later ones can reuse the first one's trajectory (IcpContext.runStart). Every index once.
+   */
+  claims: number[][]
+  /** Int32Array(1) over a SharedArrayBuffer: the next claim to take (Atomics.add). */
   counter: Int32Array
 }
 

@@ -41,6 +41,7 @@ function expectSameEvaluations(p: Float64Array, t: Float64Array, translations: n
       const trans = new Float64Array(translation)
       expect(Object.is(wasm.evaluate(IDENTITY, trans, sumsWasm), js.evaluate(IDENTITY, trans, sumsJs))).toBe(true)
       expect(Array.from(sumsWasm)).toEqual(Array.from(sumsJs))
+      expect(wasm.takeTies()).toBe(js.takeTies())
     }
   }
 }
@@ -127,6 +128,20 @@ describe('exact ties (the cell walk must hand over to the KD search, whose hint 
     const shifted = Float64Array.from(grid, (v, i) => v + (i % 3 === 0 ? 0.05 : 0))
     expectSameEvaluations(shifted, duplicated, [[0, 0, 0], [0.05, 0.05, 0.05], [0.0001, 0, 0], [0.3, 0.2, 0.1]])
     expectSameEvaluations(duplicated, shifted, [[0, 0, 0], [0.05, 0.05, 0.05], [0.0001, 0, 0]])
+  })
+  it('counts the queries a tie answered, in both kernels (takeTies)', () => {
+    const grid: number[] = []
+    for (let x = 0; x < 4; x++) for (let y = 0; y < 4; y++) grid.push(x * 0.1, y * 0.1, 0)
+    const duplicated = Float64Array.from([...grid, ...grid])
+    const js = new JsObjective(new KdTree(duplicated), new KdTree(duplicated))
+    const wasm = wasmObjective(duplicated, duplicated, true)
+    for (const objective of [js, wasm]) {
+      objective.reset()
+      objective.evaluate(IDENTITY, new Float64Array([0.001, 0, 0]), new Float64Array(15))
+      // Every query of both directions meets its point's duplicate at the same distance.
+      expect(objective.takeTies()).toBe(2 * duplicated.length / 3)
+      expect(objective.takeTies()).toBe(0)
+    }
   })
 })
 

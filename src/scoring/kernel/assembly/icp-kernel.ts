@@ -21,7 +21,9 @@ import { TREE_SIZE, foundDistSq, foundSecondSq, nearest, useNearestStack, useTre
 // Tree header (i32 words), written by the host (../../objective-wasm.ts): the 12 words of kd-search.ts (size, first
 // leaf, the search arrays' addresses), then the address of the interleaved points.
 const T_POINTS = 48
-// Cells header (i32 words): start (i32, n+1), nbr (i32), nbrXyz (f64 ×3), noCell (u8), box (6 f64).
+// Cells header (i32 words): start (i32, n+1: S_j's first PAIR), nbr (i32, 2 per pair), pair coordinates (f64 ×6 per
+// pair: x₀ x₁ y₀ y₁ z₀ z₁, the two entries' lanes), noCell (u8), box (6 f64). S_j's entries fill pairs in their order;
+// an odd count leaves the last pair's lane 1 padded with +∞ coordinates (distance +∞, never chosen) and nbr −1.
 const C_START = 0
 const C_NBR = 4
 const C_XYZ = 8
@@ -65,6 +67,8 @@ let qD2: f64 = 0
 let wPos: i32 = -1
 let wD2: f64 = 0
 let wSecond: f64 = 0
+// KD searches that met an exact tie (their answer is the hint's choice) since the last takeTies().
+let ties: i32 = 0
 
 /** Sets the memory addresses of both trees, both query sides, the 15 output sums and the search stack. */
 export function configure(target: usize, prediction: usize, forward: usize, backward: usize, sums: usize, stackBase: usize, stackDistBase: usize): void {
@@ -95,25 +99,43 @@ function useCells(cells: usize): void {
 }
 
 /**
- * Cell test + walk from j (x inside B) over the current cells; dst = the searched cloud's interleaved points.
+ * Cell test + walk from j (x inside B) over the current cells, two entries of S_j per SIMD step; dst = the searched
+ * cloud's interleaved points.
  * 1 with wPos/wD2/wSecond set, or −1 exact tie, −2 too many steps, −3 reached a point without a cell.
  */
 function walk(dst: usize, x: f64, y: f64, z: f64, j: i32, maxSteps: i32): i32 {
   let b = dst + <usize>j * 24
   let dx = x - load<f64>(b), dy = y - load<f64>(b, 8), dz = z - load<f64>(b, 16)
   let dj = dx * dx + dy * dy + dz * dz
+  const qx2 = f64x2.splat(x), qy2 = f64x2.splat(y), qz2 = f64x2.splat(z)
   let step: i32 = 0
   while (true) {
     if (load<u8>(cNoCell + <usize>j) == 1) return -3
-    const e1 = load<i32>(cStart + (<usize>(j + 1) << 2))
-    let best: f64 = Infinity
-    let bestE: i32 = -1
-    for (let e = load<i32>(cStart + (<usize>j << 2)); e < e1; e++) {
-      const c = cXyz + <usize>e * 24
-      dx = x - load<f64>(c); dy = y - load<f64>(c, 8); dz = z - load<f64>(c, 16)
-      const d = dx * dx + dy * dy + dz * dz
-      if (d < best) { best = d; bestE = e }
+    const p1 = load<i32>(cStart + (<usize>(j + 1) << 2))
+    let p = load<i32>(cStart + (<usize>j << 2))
+    let bestV = f64x2.splat(Infinity)
+    let bestI = i64x2.splat(-1)
+    let at = i64x2(<i64>(2 * p), <i64>(2 * p + 1))
+    const two = i64x2.splat(2)
+    for (; p < p1; p++) {
+      const c = cXyz + <usize>p * 48
+      const ex = f64x2.sub(qx2, v128.load(c))
+      const ey = f64x2.sub(qy2, v128.load(c, 16))
+      const ez = f64x2.sub(qz2, v128.load(c, 32))
+      const d = f64x2.add(f64x2.add(f64x2.mul(ex, ex), f64x2.mul(ey, ey)), f64x2.mul(ez, ez))
+      const closer = f64x2.lt(d, bestV)
+      bestV = v128.bitselect(d, bestV, closer)
+      bestI = v128.bitselect(at, bestI, closer)
+      at = i64x2.add(at, two)
     }
+    // Each lane keeps its first minimum (strict <): lane 0 over the even entries of S_j, lane 1 over the odd ones.
+    // The smaller wins, and of two equal ones the earlier entry, so bestE is the first minimum of the scalar scan.
+    // Lane arithmetic is the scalar expression, rounded per lane, so every d has the scalar bits.
+    const b0 = f64x2.extract_lane(bestV, 0), b1 = f64x2.extract_lane(bestV, 1)
+    const i0 = i64x2.extract_lane(bestI, 0), i1 = i64x2.extract_lane(bestI, 1)
+    const lane1 = b1 < b0 || (b1 == b0 && i1 < i0)
+    const best = lane1 ? b1 : b0
+    const bestE = <i32>(lane1 ? i1 : i0)
     if (best > dj) {
       wPos = j; wD2 = dj; wSecond = best
       return 1
@@ -151,12 +173,21 @@ function walk(dst: usize, x: f64, y: f64, z: f64, j: i32, maxSteps: i32): i32 {
   } else {
     j = nearest(x, y, z, j)
     qD2 = foundDistSq
+    // The search's second distance is exact (kd-search.ts), so equal to the first iff another point ties.
+    if (foundSecondSq == foundDistSq) ties++
     store<i32>(hint + (<usize>i << 2), j)
     store<f64>(radius + (<usize>i << 3), Math.sqrt(foundSecondSq))
   }
   const oo = origin + <usize>i * 24
   store<f64>(oo, x); store<f64>(oo, y, 8); store<f64>(oo, z, 16)
   return j
+}
+
+/** Queries answered by an exact tie since the last call (walks and certificates never are: both are strict). */
+export function takeTies(): i32 {
+  const t = ties
+  ties = 0
+  return t
 }
 
 /**

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { applyTransform, finishSample, planSample, quaternionToMatrix, scoreSample, type SampleInput } from '../../../../src/scoring/index.ts'
 import { runStarts } from '../../../../src/scoring/align.ts'
 import { ScoringPool } from '../../../../src/scoring/workers/index.ts'
+import { CLAIM_GROUP_TOLERANCE, claimGroups } from '../../../../src/scoring/workers/pool.ts'
 import { randomBox, randomQuaternion, seededRandom } from '../synthetic.ts'
 
 function sample(seed: number): SampleInput {
@@ -19,6 +20,14 @@ function sample(seed: number): SampleInput {
   }))
   return { partIds: ids, clouds, gtPoses, finalPoses, groups: [['a'], ['b', 'c'], ['d']], scaleDivisor: 0.9 }
 }
+
+describe('claimGroups', () => {
+  it('claims starts that begin within CLAIM_GROUP_TOLERANCE together, every index once, in first-start order', () => {
+    const at = (name: string, x: number) => ({ name, rotation: new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]), translation: new Float64Array([x, 0, 0]) })
+    const starts = [at('pca-0', 0), at('pca-1', 0.5), at('part-0', 0.1), at('part-1', 0.1 + CLAIM_GROUP_TOLERANCE / 2), at('part-2', 0.1 + 2 * CLAIM_GROUP_TOLERANCE), at('part-3', 0.1)]
+    expect(claimGroups(starts)).toEqual([[0], [1], [2, 3, 5], [4]])
+  })
+})
 
 describe('ScoringPool', () => {
   it('gives bit-identical rows for 0, 1 and 2 workers and is reusable across samples', async () => {
