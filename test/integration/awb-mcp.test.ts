@@ -12,13 +12,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decodeEpisode } from '../../../src/episode/index.ts'
-import { findChromium } from '../../../src/shared/chromium.ts'
-import { archiveOf, buildSetupEpisode, tinyPng } from '../../helpers/episode-fixture.ts'
-import { runCli } from '../../helpers/run-cli.ts'
-import { execute } from './mcp-fixture.ts'
+import { decodeEpisode } from '../../src/episode/index.ts'
+import { findChromium } from '../../src/shared/chromium.ts'
+import { archiveOf, buildSetupEpisode, tinyPng } from '../helpers/episode-fixture.ts'
+import { runCli } from '../helpers/run-cli.ts'
+import { execute } from '../unit/mcp/mcp-fixture.ts'
 
-const AWB = fileURLToPath(new URL('../../../bin/awb.mjs', import.meta.url))
+const AWB = fileURLToPath(new URL('../../bin/awb.mjs', import.meta.url))
 /** Opening Vite + Chromium + MuJoCo in the page takes a while on 2 cores. */
 const BROWSER_TEST_TIMEOUT_MS = 180_000
 

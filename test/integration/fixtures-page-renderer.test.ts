@@ -2,8 +2,8 @@
 // reference-page renderer; absent without Chromium, closes and reopens with the same bytes.
 import { PNG } from 'pngjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { assertPng, resolvePageRenderer, type PageRenderRequest } from '../../../fixtures/generator/index.ts'
-import { buildSetupEpisode } from '../../helpers/episode-fixture.ts'
+import { assertPng, resolvePageRenderer, type PageRenderRequest } from '../../fixtures/generator/index.ts'
+import { buildSetupEpisode } from '../helpers/episode-fixture.ts'
 
 const episode = buildSetupEpisode({ parts: 2 })
 
@@ -72,10 +72,10 @@ describe('resolvePageRenderer idle close', () => {
   it('closes its browser by itself when no page comes, so a caller that never calls close() still exits', async () => {
     const { execFile } = await import('node:child_process')
     const { fileURLToPath } = await import('node:url')
-    const script = fileURLToPath(new URL('./support/render-without-close.ts', import.meta.url))
+    const script = fileURLToPath(new URL('../unit/headless/support/render-without-close.ts', import.meta.url))
     // The test timeout is the only bound: a browser left open would keep the child alive forever.
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', script], { cwd: fileURLToPath(new URL('../../../', import.meta.url)) }, (_error, stdout, stderr) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', script], { cwd: fileURLToPath(new URL('../../', import.meta.url)) }, (_error, stdout, stderr) => {
         resolve({ code: child.exitCode, stdout, stderr })
       })
     })
