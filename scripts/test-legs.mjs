@@ -12,6 +12,7 @@
 //   node scripts/test-legs.mjs --leg vitest-4.1     one leg (`default` for the root one)
 //   node scripts/test-legs.mjs --prepare            provide every Node and install every leg, run nothing (set-up)
 //   node scripts/test-legs.mjs --lock vitest-4.1    rewrite that leg's package.json and package-lock.json
+//   node scripts/test-legs.mjs --record-durations   rewrite test/file-seconds.json from the default leg's last report
 //   node scripts/test-legs.mjs --leg default -- test/unit/scoring    extra arguments go to `vitest run`
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
@@ -177,7 +178,28 @@ function failureLines(name) {
   return lines
 }
 
+/** test/file-seconds.json from the default leg's last JSON report: the order test/slowest-first.ts starts files in. */
+function recordDurations() {
+  if (!existsSync(legReport('default'))) throw new Error(`no report at ${legReport('default')}: run the default leg first (npm test)`)
+  const report = JSON.parse(readFileSync(legReport('default'), 'utf8'))
+  const seconds = {}
+  for (const file of report.testResults ?? []) {
+    const took = (file.endTime - file.startTime) / 1000
+    if (file.name.startsWith(`${ROOT}/`) && took >= 1) seconds[file.name.slice(ROOT.length + 1)] = Math.round(took * 10) / 10
+  }
+  const target = join(ROOT, 'test', 'file-seconds.json')
+  const previous = JSON.parse(readFileSync(target, 'utf8'))
+  const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  writeFileSync(`${target}.tmp`, `${JSON.stringify({ $comment: previous.$comment, seconds: sorted }, null, 2)}\n`)
+  renameSync(`${target}.tmp`, target)
+  console.log(`test-legs: wrote ${Object.keys(sorted).length} files' seconds to test/file-seconds.json`)
+}
+
 async function main() {
+  if (flags.includes('--record-durations')) {
+    recordDurations()
+    return 0
+  }
   const lock = flag('--lock')
   if (lock !== undefined) {
     if (CONFIG.legs[lock] === undefined) throw new Error(`no leg ${lock} in test/legs/legs.json`)

@@ -3,6 +3,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { awbTestRealmCode } from './browser/support/realm-commands.ts'
+import { SlowestFirstSequencer } from './slowest-first.ts'
 
 const chromium = findChromium()
 
@@ -16,6 +17,8 @@ export default defineConfig({
     // Two files at a time (Vitest takes one less than the cores, so one on CI's two): most integration files wait on
     // child runs and browsers, and the unit files fill those waits.
     maxWorkers: 2,
+    // Each project's slowest files first (by a recorded CI run), so that no long file starts last and runs alone.
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -20,15 +20,21 @@ const SAMPLE = 'Chair/logrelm'
 /** Set to a folder to keep the UI's screenshots (the closing notes show them). */
 const SCREENSHOTS = process.env.AWB_UI_SCREENSHOTS
 
-/** A page agent that makes the given tool calls (each with `{}` or the first object's id) and answers at once. */
-function agentSource(calls: readonly string[]): string {
+/**
+ * A page agent that lists the objects, then makes the given calls on the first object (`get_object` with its id,
+ * `translate_objects` moving it 0.5 along x, which changes the score), and answers at once.
+ */
+function agentSource(calls: readonly ('get_object' | 'translate_objects')[]): string {
+  const call = (name: string) => name === 'get_object'
+    ? `    await tools.call('get_object', { id: objects[0].id })`
+    : `    await tools.call('translate_objects', { ids: [objects[0].id], delta: [0.5, 0, 0] })`
   return [
     `import { defineAgent } from 'assembly-world-bench/agent'`,
     `export default defineAgent({`,
-    `  name: 'watch-${calls.length}',`,
+    `  name: 'watch-${calls.length + 1}',`,
     `  async run({ tools }) {`,
     `    const { objects } = JSON.parse(await tools.call('list_objects', {}))`,
-    ...calls.slice(1).map(name => `    await tools.call(${JSON.stringify(name)}, { id: objects[0].id })`),
+    ...calls.map(call),
     `    return { finalAnswer: JSON.stringify({ status: 'completed', summary: 'watch', checked_connections: [], uncertainties: [] }), usage: null, costUsd: null, model: null }`,
     `  },`,
     `})`,
@@ -97,7 +103,7 @@ describe('watch mode', () => {
     dir = await mkdtemp(join(tmpdir(), 'awb-watch-'))
     const runs = join(dir, 'runs')
     const agent = join(dir, 'agent.ts')
-    await writeFile(agent, agentSource(['list_objects']))
+    await writeFile(agent, agentSource([]))
     const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--ui', '--open=false', '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
       env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
@@ -131,7 +137,7 @@ describe('watch mode', () => {
       // A tester page lives on its block's browser server: another origin than the UI's. Its socket is refused.
       expect(await apiSocketOpens(uiUrl, 'http://localhost:1')).toBe(false)
       expect(await apiSocketOpens(uiUrl, new URL(uiUrl).origin)).toBe(true)
-      await writeFile(agent, agentSource(['list_objects', 'get_object']))
+      await writeFile(agent, agentSource(['translate_objects']))
       await runsEnded(2)
       reports.push(await uiReport(uiUrl, 'after-edit'))
     } finally {
@@ -153,10 +159,13 @@ describe('watch mode', () => {
     expect(second!.run.status, output).toBe('completed')
     expect(first!.calls).toEqual(['list_objects'])
     // The second run attempted the sample itself, with the edited agent: not the first run's row reported again.
-    expect(second!.calls).toEqual(['list_objects', 'get_object'])
+    expect(second!.calls).toEqual(['list_objects', 'translate_objects'])
     expect(first!.result).toMatchObject({ status: 'completed', tool_calls: 1 })
     expect(second!.result).toMatchObject({ status: 'completed', tool_calls: 2 })
     expect(second!.summary).toBeDefined()
+    // A new score: the edited agent moved a part.
+    const scd = (attempt: typeof first) => (attempt!.result.metrics as { SCD: number }).SCD
+    expect(scd(second)).not.toBe(scd(first))
 
     // The UI shows Node's account of each attempt: its figures, the final scene, the first manual page and the
     // timeline, as images; after the edit, the new attempt's.
@@ -164,6 +173,8 @@ describe('watch mode', () => {
     const [before, after] = reports
     expect(before!.text).toMatch(/tool_calls\s+1\b/)
     expect(after!.text).toMatch(/tool_calls\s+2\b/)
+    expect(before!.text).toContain(`SCD\n${scd(first)}`)
+    expect(after!.text).toContain(`SCD\n${scd(second)}`)
     for (const report of reports) {
       expect(report.text).toMatch(/\bSR\s+[01]\b/)
       expect(report.text).toMatch(/final_capture\s+the final scene/)
