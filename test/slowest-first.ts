@@ -1,4 +1,4 @@
-// The order the suite's files start in: the slowest first, by the seconds each took in a CI run
+// The order the suite's files start in: each project's files slowest first, by the seconds each took in a CI run
 // (test/file-seconds.json; `node scripts/test-legs.mjs --record-durations` rewrites it from the legs' reports).
 // Vitest orders by its results cache, which a clean clone lacks, and falls back to file size: on CI the longest
 // integration files started last and ran alone at the end. Longest first packs two workers evenly.
@@ -17,9 +17,11 @@ export function recordedSeconds(moduleId: string, root = ROOT): number {
 
 export class SlowestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    // Slowest first across the projects (Vitest would run the browser project's files first, one at a time, while
-    // the long integration files wait); equal ones (the unrecorded) in Vitest's own order.
+    // Vitest's order first: projects one after another (it runs a project's run of files as one group, so mixing
+    // projects leaves a worker idle at each switch), and its cached durations where it has them.
     const ordered = await super.sort(files)
-    return [...ordered].sort((a, b) => recordedSeconds(b.moduleId, b.project.config.root) - recordedSeconds(a.moduleId, a.project.config.root))
+    const projectRank = new Map<string, number>()
+    for (const spec of ordered) if (!projectRank.has(spec.project.name)) projectRank.set(spec.project.name, projectRank.size)
+    return [...ordered].sort((a, b) => (projectRank.get(a.project.name)! - projectRank.get(b.project.name)!) || recordedSeconds(b.moduleId, b.project.config.root) - recordedSeconds(a.moduleId, a.project.config.root))
   }
 }

@@ -1,5 +1,5 @@
-// The suite's order: the slowest files first, whatever their project, by the recorded CI seconds
-// (test/file-seconds.json); a file with no record goes after the recorded ones.
+// The suite's order: each project's files slowest first by the recorded CI seconds (test/file-seconds.json),
+// projects kept one after another as Vitest orders them; a file with no record goes after the recorded ones.
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TestSpecification, Vitest } from 'vitest/node'
@@ -12,7 +12,7 @@ function spec(project: string, path: string): TestSpecification {
 }
 
 describe('SlowestFirstSequencer', () => {
-  it('starts the slowest recorded files first, across projects', async () => {
+  it('starts each project\'s slowest recorded files first and keeps the projects apart', async () => {
     const sequencer = new SlowestFirstSequencer({ cache: { getTestSpecificationResult: () => undefined, getFileTestResults: () => undefined, getFileStats: () => undefined }, config: { root: ROOT } } as unknown as Vitest)
     const files = [
       spec('unit', 'test/unit/repo/slowest-first.test.ts'),
