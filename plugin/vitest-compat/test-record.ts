@@ -4,6 +4,7 @@
 // on 4.1 and 5 as `experimental_getRunnerTask`, but editing it is no documented use), so this is the one place that
 // edits it.
 import { experimental_getRunnerTask, type TestCase } from 'vitest/node'
+import type { AttachedAnnotation } from '../../src/harness/node/index.ts'
 import { VitestCompatError } from './select.ts'
 
 export interface TestRecordAmendment {
@@ -18,12 +19,8 @@ export interface TestRecordAmendment {
   failure?: { name: string; message: string } | undefined
 }
 
-/** An annotation as Vitest 4.1 and 5 keep it; an attachment's `body` is base64. */
-export interface TestAnnotation {
-  type: string
-  message: string
-  attachment?: { contentType: string; body: string } | undefined
-}
+/** An annotation as Vitest 4.1 and 5 keep it (the harness's shape, defined once there); an attachment's `body` is base64. */
+export type TestAnnotation = AttachedAnnotation
 
 interface RunnerTask {
   meta: Record<string, unknown>

@@ -14,14 +14,12 @@ export interface SampleAttachment {
   body: string
 }
 
+/** A test annotation as Vitest 4.1 and 5 keep it (plugin/vitest-compat/test-record.ts writes them on the task). */
 export interface AttachedAnnotation {
   type: string
   message: string
-  attachment?: SampleAttachment
+  attachment?: SampleAttachment | undefined
 }
-
-/** The annotation types this module writes (the reporter replaces every annotation, these included). */
-export const ATTACHMENT_ANNOTATION_TYPES = ['final_capture', 'reference_page', 'timeline'] as const
 
 /** The most calls the timeline draws one by one; a longer conversation is summarised past this many. */
 const TIMELINE_MAX_CALLS = 200
