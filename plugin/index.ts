@@ -11,6 +11,7 @@ import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { packageModule } from '../src/shared/package-root.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
+import { stableShards } from './block-shards.ts'
 import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
@@ -196,7 +197,9 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       onRefusal(message => aggregate.recordRefusal(message))
       // An agent module is no test's import: a change to a file its bundle was built from reruns the block suite.
       const agentEdits = { pattern: /./, testsToRun: (file: string) => (agentInputs.has(file) ? BLOCK_SUITE : undefined) }
-      return { ...shared, test: { ...together, projects, watchTriggerPatterns: [agentEdits] } }
+      // All blocks run one file: `--shard` must still give every block to exactly one shard (block-shards.ts).
+      const sequence = { sequencer: stableShards(userConfig.test?.sequence?.sequencer) }
+      return { ...shared, test: { ...together, projects, sequence, watchTriggerPatterns: [agentEdits] } }
     },
     configureVitest({ vitest, project }) {
       // The browser API gate checks sessions against the run's Vitest. No page cancels the run (only Vitest's own --bail, counted in Node).

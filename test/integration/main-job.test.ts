@@ -114,6 +114,9 @@ describe.concurrent('the main job', () => {
       expect(run.output).not.toMatch(/Startup Error/)
       return `--- shard ${shard} ---\n${run.output}`
     }))
+    // Each block in exactly one shard, whatever order each process listed the projects in (plugin/block-shards.ts).
+    const blocksRun = (output: string) => [...output.matchAll(/^awb (\S+) \d+\/\d+ \S+: SR /gm)].map(match => match[1]!).sort()
+    expect(blocksRun(shardOutputs.join('\n')), shardOutputs.join('\n')).toEqual(blocksRun(unsharded.output))
     const merged = await vitest(['--merge-reports', reports], { AWB_RUNS: join(work, 'runs-sharded') })
     const [one, two] = [await writtenSummary(unsharded.output), await writtenSummary(merged.output)]
     // Wall-clock durations differ between runs by nature; every score and count must be identical.

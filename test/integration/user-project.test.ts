@@ -86,11 +86,13 @@ interface ExampleRun {
 }
 
 /**
- * This process's environment without what Vitest sets for its own workers (VITEST*, NODE_ENV=test, TEST): a user's
- * shell has none of it, and Vite changes behaviour under it (it skips the dependency scan, hiding its failures).
+ * This process's environment without what Vitest sets for its own workers (VITEST*, NODE_ENV=test, TEST) and what
+ * test/vitest.config.ts sets for the suite's child runs (VITE_CONFIG_NATIVE_IGNORE_WARNING): a user's shell has none
+ * of it, and Vite changes behaviour under it (it skips the dependency scan, hiding its failures).
  */
 function userEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
+  const suiteOnly = new Set(['NODE_ENV', 'TEST', 'VITE_CONFIG_NATIVE_IGNORE_WARNING'])
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !suiteOnly.has(name)))
 }
 
 // The packed tarball is shared by every Node tried.
