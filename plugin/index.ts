@@ -11,7 +11,6 @@ import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { packageModule } from '../src/shared/package-root.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
-import { stableShards } from './block-shards.ts'
 import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
 import { createInputRoute, sharedInputGrants } from './input-route.ts'
@@ -21,7 +20,7 @@ import { PerTestRun, RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import type { BlockContext } from './types.ts'
 import { missingVitestUiNotice } from './vitest-ui.ts'
-import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, onRefusal, rememberVitest, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
+import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, onRefusal, rememberVitest, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, stableShards, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
 
 export type { AssemblyWorldOptions } from './options.ts'
 export type { BlockContext, SampleMeta } from './types.ts'
@@ -197,7 +196,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       onRefusal(message => aggregate.recordRefusal(message))
       // An agent module is no test's import: a change to a file its bundle was built from reruns the block suite.
       const agentEdits = { pattern: /./, testsToRun: (file: string) => (agentInputs.has(file) ? BLOCK_SUITE : undefined) }
-      // All blocks run one file: `--shard` must still give every block to exactly one shard (block-shards.ts).
+      // All blocks run one file: `--shard` must still give every block to exactly one shard (vitest-compat/block-shards.ts).
       const sequence = { sequencer: stableShards(userConfig.test?.sequence?.sequencer) }
       return { ...shared, test: { ...together, projects, sequence, watchTriggerPatterns: [agentEdits] } }
     },

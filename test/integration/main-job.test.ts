@@ -114,7 +114,7 @@ describe.concurrent('the main job', () => {
       expect(run.output).not.toMatch(/Startup Error/)
       return `--- shard ${shard} ---\n${run.output}`
     }))
-    // Each block in exactly one shard, whatever order each process listed the projects in (plugin/block-shards.ts).
+    // Each block in exactly one shard, whatever order each process listed the projects in (plugin/vitest-compat/block-shards.ts).
     const blocksRun = (output: string) => [...output.matchAll(/^awb (\S+) \d+\/\d+ \S+: SR /gm)].map(match => match[1]!).sort()
     expect(blocksRun(shardOutputs.join('\n')), shardOutputs.join('\n')).toEqual(blocksRun(unsharded.output))
     const merged = await vitest(['--merge-reports', reports], { AWB_RUNS: join(work, 'runs-sharded') })

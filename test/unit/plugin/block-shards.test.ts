@@ -3,7 +3,7 @@
 // that is the same in every process.
 import { describe, expect, it } from 'vitest'
 import { BaseSequencer, type TestSequencerConstructor, type TestSpecification, type Vitest } from 'vitest/node'
-import { stableShards } from '../../../plugin/block-shards.ts'
+import { stableShards } from '../../../plugin/vitest-compat/index.ts'
 
 const ROOT = '/project'
 const BLOCKS = ['partnet-none', 'partnet-final-image', 'ikea-manualbook', 'assemblybench-manualbook', 'fantastic-breaks-none']
