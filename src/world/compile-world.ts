@@ -1,4 +1,5 @@
-// Compiles an episode's world/ files into a MuJoCo model in an isolated virtual file system; no state here.
+// Compiles an episode's world/ files into a MuJoCo model from a private folder of the module's in-memory file system;
+// no state here but the folder counter.
 import type { MjModel } from '@mujoco/mujoco'
 import { assertSafeAssetPaths } from './asset-paths.ts'
 import { WorldError } from './errors.ts'
@@ -34,14 +35,31 @@ export function compileWorld(mujoco: Mujoco, world: ReadonlyMap<string, Uint8Arr
     throw new WorldError('WORLD_MODEL_MISSING', `the archive has no ${WORLD_PREFIX}${modelPath}; an episode needs its model file`, { file: source })
   }
   const decoder = new TextDecoder()
+  // The files go to the module's in-memory file system (Emscripten's MEMFS: nothing reaches the disk), where MuJoCo
+  // reads them past an empty MjVFS. MjVFS.addBuffer would copy each buffer one byte per call between JavaScript and
+  // WebAssembly (embind's vecFromJSArray), about half a second per megabyte: most of a full-size world's compile time.
+  // MuJoCo keeps compiled meshes in a process-wide cache keyed by file path and, for files, revalidated by their
+  // modification time in whole seconds: every compile stamps its files one second later than the compile before, so a
+  // mesh of another world at the same path is never taken for this one (and the cache does not grow with every world).
+  // MjVFS buffers are revalidated by a weak hash instead (bytes OR-ed in): two meshes of one size could share it.
+  const fs = mujoco.FS
+  const stamp = ++worldClockSeconds * 1000
   const vfs = new mujoco.MjVFS()
   try {
+    removeFolder(fs, WORLD_FOLDER)
+    fs.mkdir(WORLD_FOLDER)
     for (const [member, bytes] of world) {
       const path = member.slice(WORLD_PREFIX.length)
+      if (!member.startsWith(WORLD_PREFIX) || !isPlainRelativePath(path)) {
+        throw new WorldError('WORLD_ASSET_PATH', `archive member ${member} is not a plain relative path inside world/`, { file: source })
+      }
       if (options.model === undefined && path.endsWith('.xml')) assertSafeAssetPaths(decoder.decode(bytes), `${source} → ${member}`)
-      vfs.addBuffer(path, bytes)
+      const slash = path.lastIndexOf('/')
+      if (slash > 0) fs.mkdirTree(`${WORLD_FOLDER}/${path.slice(0, slash)}`, 0o777)
+      fs.writeFile(`${WORLD_FOLDER}/${path}`, bytes)
+      fs.utime(`${WORLD_FOLDER}/${path}`, stamp, stamp)
     }
-    const model = loadModel(mujoco, vfs, modelPath, options.model !== undefined, source)
+    const model = loadModel(mujoco, vfs, WORLD_FOLDER, modelPath, options.model !== undefined, source)
     try {
       assertSupportedModel(model, source)
     } catch (error) {
@@ -51,14 +69,38 @@ export function compileWorld(mujoco: Mujoco, world: ReadonlyMap<string, Uint8Arr
     return model
   } finally {
     vfs.delete()
+    removeFolder(fs, WORLD_FOLDER)
   }
 }
 
-function loadModel(mujoco: Mujoco, vfs: InstanceType<Mujoco['MjVFS']>, path: string, isBinary: boolean, source: string): MjModel {
+/** Where a compile's files lie in the module's file system (one compile at a time per realm: compiles are synchronous). */
+const WORLD_FOLDER = '/awb-world'
+/** The modification time, in seconds, of the last compile's files in this realm; each compile's is one more. */
+let worldClockSeconds = 0
+
+/** A path with only non-empty segments other than `.` and `..`, not absolute, no backslash. */
+function isPlainRelativePath(path: string): boolean {
+  return path !== '' && !path.includes('\\') && path.split('/').every(segment => segment !== '' && segment !== '.' && segment !== '..')
+}
+
+/** Removes a folder and everything in it from the module's in-memory file system. */
+function removeFolder(fs: Mujoco['FS'], dir: string): void {
+  if (!fs.analyzePath(dir, false).exists) return
+  for (const name of fs.readdir(dir) as string[]) {
+    if (name === '.' || name === '..') continue
+    const path = `${dir}/${name}`
+    if (fs.isDir(fs.stat(path, false).mode)) removeFolder(fs, path)
+    else fs.unlink(path)
+  }
+  fs.rmdir(dir)
+}
+
+function loadModel(mujoco: Mujoco, vfs: InstanceType<Mujoco['MjVFS']>, dir: string, path: string, isBinary: boolean, source: string): MjModel {
   try {
-    return isBinary ? mujoco.MjModel.mj_loadModel(path, vfs) : mujoco.MjModel.mj_loadXML(path, vfs)
+    return isBinary ? mujoco.MjModel.mj_loadModel(`${dir}/${path}`, vfs) : mujoco.MjModel.mj_loadXML(`${dir}/${path}`, vfs)
   } catch (cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause)
+    // MuJoCo names files by their path in the compile folder: name them by their archive path instead.
+    const detail = (cause instanceof Error ? cause.message : String(cause)).split(`${dir}/`).join(WORLD_PREFIX)
     throw new WorldError('WORLD_COMPILE', `MuJoCo could not compile world/${path}: ${detail}`, { file: source, cause })
   }
 }
