@@ -1,6 +1,7 @@
 // Node only: renders each sample's final scene with the official capture_scene renderer (three.js in headless
-// Chromium, the agent camera of the final state), one browser for all samples; no scoring.
+// Chromium, the agent camera of the final state), a few pages at once; no scoring.
 import { readFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { decodeEpisode, type Episode } from '../../episode/index.ts'
 import { bytesToBase64, base64ToBytes, openHeadlessSession } from '../../headless/index.ts'
 
@@ -11,28 +12,42 @@ export interface CaptureTarget {
 }
 
 /**
- * One PNG per target whose episode opens and renders; a sample that fails is left out (the report says so).
- * Throws `RenderError` only when the browser cannot start; the caller decides whether that matters.
+ * One PNG per target whose episode opens and renders; a sample that fails is left out (the report says so). The
+ * targets are shared by `pages` headless pages (default: one per core, at most four), each its own browser, since a
+ * page renders one scene at a time and a full-size run has a hundred. Throws `RenderError` only when no browser
+ * starts; the caller decides whether that matters.
  */
-export async function renderFinalCaptures(targets: readonly CaptureTarget[], log: (line: string) => void): Promise<Map<string, Uint8Array>> {
+export async function renderFinalCaptures(targets: readonly CaptureTarget[], log: (line: string) => void, pages = defaultCapturePages()): Promise<Map<string, Uint8Array>> {
   const captures = new Map<string, Uint8Array>()
   if (targets.length === 0) return captures
-  const session = await openHeadlessSession()
+  const opened = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(pages, targets.length)) }, () => openHeadlessSession()))
+  const sessions = opened.flatMap(result => (result.status === 'fulfilled' ? [result.value] : []))
   try {
-    for (const target of targets) {
-      try {
-        // capture_scene on the opened final episode: the latest committed state through its own agent camera.
-        const response = await session.run({ episode: bytesToBase64(new Uint8Array(await readFile(target.episodePath))), source: target.episodePath, calls: [{ name: 'capture_scene', arguments: {} }] })
-        const png = lastCapture(await decodeEpisode(base64ToBytes(response.episode), { source: target.episodePath }))
-        if (png !== undefined) captures.set(target.key, png)
-      } catch (error) {
-        log(`awb report: no final capture for ${target.key}: ${error instanceof Error ? error.message : String(error)}`)
+    if (sessions.length === 0) throw (opened[0] as PromiseRejectedResult).reason
+    let next = 0
+    await Promise.all(sessions.map(async (session) => {
+      for (let at = next++; at < targets.length; at = next++) {
+        const target = targets[at]!
+        try {
+          // capture_scene on the opened final episode: the latest committed state through its own agent camera.
+          const response = await session.run({ episode: bytesToBase64(new Uint8Array(await readFile(target.episodePath))), source: target.episodePath, calls: [{ name: 'capture_scene', arguments: {} }] })
+          const png = lastCapture(await decodeEpisode(base64ToBytes(response.episode), { source: target.episodePath }))
+          if (png !== undefined) captures.set(target.key, png)
+        } catch (error) {
+          log(`awb report: no final capture for ${target.key}: ${error instanceof Error ? error.message : String(error)}`)
+        }
       }
-    }
+    }))
   } finally {
-    await session.close()
+    await Promise.all(sessions.map(session => session.close()))
   }
-  return captures
+  // In the targets' order, whichever page rendered each.
+  return new Map(targets.flatMap(target => (captures.has(target.key) ? [[target.key, captures.get(target.key)!] as const] : [])))
+}
+
+/** Pages rendering final captures at once: one per core, at most four (each is a Chromium of some hundred MB). */
+function defaultCapturePages(): number {
+  return Math.min(4, availableParallelism())
 }
 
 /** The PNG of the last completed capture_scene call of an episode, if any. */
