@@ -70,7 +70,7 @@ const NOT_RUN: Record<string, string> = {
   'python -c "import pandas as pd; print(pd.read_feather(\'runs/<run-id>/steps.arrow\'))"': 'pandas is not installed here; test/unit/report/columnar.test.ts reads both Arrow files back with apache-arrow',
   'duckdb -c "INSTALL arrow FROM community; LOAD arrow; SELECT block, avg(SR) FROM read_arrow(\'runs/<run-id>/metrics.arrow\') GROUP BY block"': 'duckdb is not installed here, and the extension comes from the network',
   'AWB_REFERENCE_SCORER=/path/to/assembly-world-bench npm run bench:vs-reference -- --runs 7 --reference-runs 2 --full-samples 0': 'a bench against the reference scorer, which is not in the repository (a checkout of it and Debian\'s numpy and scipy); minutes of CPU: docs/performance.md reports a run',
-  'AWB_BENCHMARK=~/.cache/assembly-world-bench/full-0/awb-full AWB_DEMONSTRATIONS=~/.cache/assembly-world-bench/full-0/demonstrations AWB_RUNS=/tmp/awb-full-runs nice -n 19 npx vitest run': 'a replay run over the full-size package (hours; the package is generated on demand, not committed): docs/performance.md reports one',
+  'AWB_BENCHMARK=~/.cache/assembly-world-bench/full-0/awb-full AWB_DEMONSTRATIONS=~/.cache/assembly-world-bench/full-0/demonstrations AWB_RUNS=/tmp/awb-full-runs npx vitest run': 'a replay run over the full-size package (minutes, after a quarter of an hour generating the package on demand; never committed): docs/performance.md reports one',
 }
 
 /** README.md and every page of docs/. */
