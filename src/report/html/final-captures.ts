@@ -13,11 +13,11 @@ export interface CaptureTarget {
 
 /**
  * One PNG per target whose episode opens and renders; a sample that fails is left out (the report says so). The
- * targets are shared by `pages` headless pages (default: one per core, at most four), each its own browser, since a
- * page renders one scene at a time and a full-size run has a hundred. Throws `RenderError` only when no browser
- * starts; the caller decides whether that matters.
+ * targets are shared by `pages` headless pages, each its own browser, since a page renders one scene at a time and a
+ * full-size run has a hundred (default: one per ten targets, at most one per core and four in all, as a browser costs
+ * seconds to start). Throws `RenderError` only when no browser starts; the caller decides whether that matters.
  */
-export async function renderFinalCaptures(targets: readonly CaptureTarget[], log: (line: string) => void, pages = defaultCapturePages()): Promise<Map<string, Uint8Array>> {
+export async function renderFinalCaptures(targets: readonly CaptureTarget[], log: (line: string) => void, pages = defaultCapturePages(targets.length)): Promise<Map<string, Uint8Array>> {
   const captures = new Map<string, Uint8Array>()
   if (targets.length === 0) return captures
   const opened = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(pages, targets.length)) }, () => openHeadlessSession()))
@@ -45,10 +45,13 @@ export async function renderFinalCaptures(targets: readonly CaptureTarget[], log
   return new Map(targets.flatMap(target => (captures.has(target.key) ? [[target.key, captures.get(target.key)!] as const] : [])))
 }
 
-/** Pages rendering final captures at once: one per core, at most four (each is a Chromium of some hundred MB). */
-function defaultCapturePages(): number {
-  return Math.min(4, availableParallelism())
+/** Pages rendering final captures at once: one per ten targets, at most one per core and four in all. */
+function defaultCapturePages(targets: number): number {
+  return Math.min(Math.ceil(targets / TARGETS_PER_PAGE), availableParallelism(), 4)
 }
+
+/** Final captures worth a browser of their own (each takes about a second; a browser, a few to start). */
+const TARGETS_PER_PAGE = 10
 
 /** The PNG of the last completed capture_scene call of an episode, if any. */
 export function lastCapture(episode: Episode): Uint8Array | undefined {
