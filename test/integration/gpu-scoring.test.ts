@@ -18,12 +18,13 @@ type Rows = number[][]
 const q = (w: number[]) => quaternionToMatrix(new Float64Array(9), w)
 const AWB_MINI = fileURLToPath(new URL('../../fixtures/awb-mini/', import.meta.url))
 const CHAIR = fileURLToPath(new URL('../fixtures/conformance/scoring/11_chair/', import.meta.url))
-/** The awb-mini samples small enough for SwiftShader in a test (the four 2-part ones); part 0 is moved off its GT pose. */
+/**
+ * Two of the awb-mini samples small enough for SwiftShader in a test (the 2-part ones); part 0 is moved off its GT pose.
+ * The other two cost the suite 12 CPU-seconds more and try nothing else; bench/gpu-check.sh runs whole samples.
+ */
 const AWB_MINI_SMALL = [
   'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/15--15505',
-  'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/16--16256',
   'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/17--17461',
-  'fantastic-breaks-none/fantastic-breaks/prep-v1-s0-i0-eff1f415ff36/cache/19--19045',
 ]
 
 /** Limit of the tests that brute-force thousands of points on SwiftShader (a busy 2-core machine varies ~3× in speed). */
@@ -113,7 +114,7 @@ describe('gpu backend on the software renderer (real gpu.js page)', () => {
 
   it('a whole thinned awb-mini row (every start, matching, metrics) and a batched second one are bit-identical', async () => {
     const thin = (input: SampleInput): SampleInput => ({ ...input, clouds: input.clouds.map(c => Float64Array.from(Array.prototype.slice.call(c, 0, 60) as number[])) })
-    const inputs = [thin(awbMiniSample(AWB_MINI_SMALL[0]!)), thin(awbMiniSample(AWB_MINI_SMALL[2]!))]
+    const inputs = [thin(awbMiniSample(AWB_MINI_SMALL[0]!)), thin(awbMiniSample(AWB_MINI_SMALL[1]!))]
     const outcomes = await scoreSamplesOnDevice(device, inputs)
     expect(floatBits(outcomes)).toBe(floatBits(inputs.map(input => ({ score: scoreSample(input) }))))
   })
