@@ -35,7 +35,7 @@ const RUN_BY: Record<string, RunBy> = {
   'git clone <this repository> assembly-world-bench && (cd assembly-world-bench && bash scripts/setup.sh && npm pack)': { test: 'test/integration/user-project.test.ts', shows: ["run(NPM, ['pack'"], note: 'npm pack in this checkout, which is the clone' },
   'npm i -D ./assembly-world-bench/assembly-world-bench-0.1.0.tgz vitest @vitest/browser-playwright playwright vite': { test: 'test/integration/user-project.test.ts', shows: ['/^npm i -D \\S+\\.tgz /', 'lines.install.slice(1)'] },
   'npx vitest run --project ikea-manualbook': { test: 'test/integration/user-project.test.ts', shows: ["['vitest', 'run', '--project', 'ikea-manualbook']"] },
-  'AWB_AGENT=./my-agent.ts npx vitest run': { test: 'test/integration/user-project.test.ts', shows: ["AWB_AGENT: './agent.ts'"] },
+  'AWB_AGENT=./my-agent.ts npx vitest run': { test: 'test/integration/user-project.test.ts', shows: ["AWB_AGENT: './probe-agent.ts'"] },
   'AWB_BENCHMARK=/data/assemblyworldbench npx vitest run': { test: 'test/integration/main-job.test.ts', shows: ['AWB_BENCHMARK: fixture.root'], note: 'a generated package stands for the real one, which is not in the repository' },
   'AWB_AGENT=./node_modules/assembly-world-bench/examples/page-agent/agent.ts npx vitest run --project partnet-none -t 44266': { test: 'test/integration/user-project.test.ts', shows: ['`./${EXAMPLES}/page-agent/agent.ts`', "'--project', BLOCK, '-t', SAMPLE"] },
   'AWB_AGENT=\'{"command": ["node", "node_modules/assembly-world-bench/examples/external-agent/agent.mjs"]}\' npx vitest run --project partnet-none -t 44266': { test: 'test/integration/user-project.test.ts', shows: ["command: ['node', `${EXAMPLES}/external-agent/agent.mjs`]", "'--project', BLOCK, '-t', SAMPLE"] },
