@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { awbTestRealmCode } from './browser/support/realm-commands.ts'
 import { MODULE_MOCKING_UNIT_FILES } from './module-mocks.ts'
@@ -33,7 +33,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          exclude: MODULE_MOCKING_UNIT_FILES,
+          exclude: [...configDefaults.exclude, ...MODULE_MOCKING_UNIT_FILES],
           environment: 'node',
           testTimeout: 60_000,
           // Files share their worker's modules (a quarter of the lane's CPU time went to importing them afresh per
