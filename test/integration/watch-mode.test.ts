@@ -17,6 +17,8 @@ const ROOT = resolve(import.meta.dirname, '..', '..')
 /** A manual-book block: its samples have reference pages to show. */
 const BLOCK = 'ikea-manualbook'
 const SAMPLE = 'Chair/logrelm'
+/** A run slower than this prints its phases and the browser pool's lines (usually ~15 s; once, in the full suite, 194 s). */
+const SLOW_RUN_NOTE_S = 60
 /** Set to a folder to keep the UI's screenshots (the closing notes show them). */
 const SCREENSHOTS = process.env.AWB_UI_SCREENSHOTS
 
@@ -106,7 +108,8 @@ describe('watch mode', () => {
     await writeFile(agent, agentSource([]))
     const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--ui', '--open=false', '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
-      env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
+      // Vitest's browser pool and Playwright provider say, with timestamps, what they wait for (see SLOW_RUN_NOTE_S).
+      env: { ...process.env, DEBUG: 'vitest:browser:pool,vitest:browser:playwright', AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     })
@@ -128,21 +131,35 @@ describe('watch mode', () => {
     }
     const reports: { text: string; images: string[] }[] = []
     let uiUrl = ''
+    const began = performance.now()
+    const timeline: string[] = []
+    const reached = (phase: string) => timeline.push(`${new Date().toISOString()} (${((performance.now() - began) / 1000).toFixed(1)} s) ${phase}`)
     try {
       await runsEnded(1)
+      reached('the first run ended')
       expect(output).toMatch(/awb: wrote /)
       uiUrl = /UI started at (http:\/\/\S+)/.exec(output)?.[1] ?? ''
       expect(uiUrl, output).toMatch(/\/__vitest__\//)
       reports.push(await uiReport(uiUrl, 'first-run'))
+      reached('the UI showed the first run')
       // A tester page lives on its block's browser server: another origin than the UI's. Its socket is refused.
       expect(await apiSocketOpens(uiUrl, 'http://localhost:1')).toBe(false)
       expect(await apiSocketOpens(uiUrl, new URL(uiUrl).origin)).toBe(true)
       await writeFile(agent, agentSource(['translate_objects']))
+      reached('the agent was edited')
       await runsEnded(2)
+      reached('the rerun ended')
       reports.push(await uiReport(uiUrl, 'after-edit'))
+      reached('the UI showed the rerun')
     } finally {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL')
       await closed
+      // Not a time limit: a note for the log. Inside the full suite this test once took 194 s instead of ~15 s and
+      // passed; the phases and the browser pool's timestamped lines say where the next such run waited.
+      if (performance.now() - began > SLOW_RUN_NOTE_S * 1000) {
+        const poolLines = output.split('\n').filter(line => line.includes('vitest:browser'))
+        console.warn(`watch mode took over ${SLOW_RUN_NOTE_S} s:\n${timeline.join('\n')}\n${poolLines.join('\n')}`)
+      }
     }
     const folders = (await readdir(runs)).sort()
     expect(folders, output).toHaveLength(2)
