@@ -21,14 +21,8 @@ describe.runIf(findChromium() !== undefined)('a Chromium launch that hangs', () 
     dir = await mkdtemp(join(tmpdir(), 'awb-launch-'))
     const hung = join(dir, 'hung')
     const chromium = join(dir, 'chromium')
-    // The first launch of a block's browser (the plugin names the block in its arguments) claims `hung` and waits
-    // without answering; every other launch (a later one, the scoring backend's GPU probe) is the real Chromium.
-    await writeFile(chromium, [
-      '#!/bin/sh',
-      `case "$*" in *--awb-block=*) mkdir ${JSON.stringify(hung)} 2>/dev/null && exec sleep 600 ;; esac`,
-      `exec ${JSON.stringify(findChromium()!)} "$@"`,
-      '',
-    ].join('\n'))
+    // The first launch claims `hung` and waits without answering; every later one is the real Chromium.
+    await writeFile(chromium, `#!/bin/sh\nif mkdir ${JSON.stringify(hung)} 2>/dev/null; then exec sleep 600; fi\nexec ${JSON.stringify(findChromium()!)} "$@"\n`)
     await chmod(chromium, 0o755)
     const run = await runBenchmark(['--project', 'ikea-manualbook', '-t', 'Chair/logrelm'], {
       AWB_CHROMIUM: chromium,
