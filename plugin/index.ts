@@ -161,7 +161,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
             instances: [{ browser: 'chromium' as const }],
             // `--awb-block` (ignored by Chromium) names the block in the process list, e.g. to find one block's browser.
             provider: recoveringPlaywright(
-              playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`], timeout: settings.browserLaunchTimeoutSeconds * 1000 } }),
+              playwright({ launchOptions: { ...(chromium === undefined ? {} : { executablePath: chromium }), args: [...CHROMIUM_ARGS, `--awb-block=${block.name}`] } }),
               { block: block.name, onLost: onPageLost, onGiveUp: onBlockLost, log: line => console.error(line), exposeCloseHungPage: close => closeHungPage.set(block.name, close) },
               vitestAdapter,
             ),

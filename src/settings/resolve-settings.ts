@@ -11,7 +11,7 @@ import { BUNDLED_BENCHMARK, BUNDLED_DEMONSTRATIONS } from '../shared/package-roo
 import { SettingsError } from './errors.ts'
 import { settingsIssue, type SettingSources } from './settings-issue.ts'
 import type { Gates } from '../report/index.ts'
-import { AssemblyWorldOptionsSchema, DEFAULT_BROWSER_LAUNCH_TIMEOUT_S, EnvironmentOnlySettingsSchema, type AssemblyWorldOptions, type ThresholdsSchema } from './schema.ts'
+import { AssemblyWorldOptionsSchema, EnvironmentOnlySettingsSchema, type AssemblyWorldOptions, type ThresholdsSchema } from './schema.ts'
 import { exampleAssignment, readVariable, USER_VARIABLE_NAMES, USER_VARIABLES, type Environment } from './variables/index.ts'
 
 /** Every setting of a run, resolved: defaults filled in, paths absolute. */
@@ -28,7 +28,6 @@ export interface ResolvedSettings {
   runsRoot: string
   sampleTimeoutSeconds: number
   hungPageGraceSeconds: number
-  browserLaunchTimeoutSeconds: number
   scoringWorkers: number | undefined
   agentCommand: { command: string; args: string[] } | undefined
   effort: string | undefined
@@ -88,7 +87,6 @@ export function resolveSettings(options: AssemblyWorldOptions, env: Environment,
     runsRoot,
     sampleTimeoutSeconds: value.sampleTimeoutSeconds ?? DEFAULT_SAMPLE_TIMEOUT_S,
     hungPageGraceSeconds: value.hungPageGraceSeconds ?? HUNG_PAGE_GRACE_MS / 1000,
-    browserLaunchTimeoutSeconds: value.browserLaunchTimeoutSeconds ?? DEFAULT_BROWSER_LAUNCH_TIMEOUT_S,
     scoringWorkers: value.scoringWorkers,
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
     effort: value.effort,

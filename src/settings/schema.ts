@@ -8,10 +8,6 @@ import { ScoringBackendChoiceSchema, type ScoringBackendChoice } from '../scorin
 import { MAX_SCORING_WORKERS } from '../scoring/workers/index.ts'
 import type { RawVariableValue, USER_VARIABLES } from './variables/index.ts'
 
-/** Default and largest `browserLaunchTimeoutSeconds` (below the 180 s a block's page has to connect, plugin/index.ts). */
-export const DEFAULT_BROWSER_LAUNCH_TIMEOUT_S = 60
-export const MAX_BROWSER_LAUNCH_TIMEOUT_S = 120
-
 /** Thresholds asserted in every test of a block: a sample fails when its SR or PA is below them. */
 export const ThresholdsSchema = z.strictObject({
   SR: z.number().min(0).max(1).optional(),
@@ -51,13 +47,6 @@ export const AssemblyWorldOptionsSchema = z.strictObject({
    * (AWB_HUNG_PAGE_GRACE_SECONDS); default 60, at least 10 (pages check in every second).
    */
   hungPageGraceSeconds: z.number().min(MIN_HUNG_PAGE_GRACE_S, `at least ${MIN_HUNG_PAGE_GRACE_S} s: a page that is only busy for a while must not be closed`).optional(),
-  /**
-   * How long one launch of a block's Chromium may take before Playwright gives it up (AWB_BROWSER_LAUNCH_TIMEOUT_SECONDS);
-   * default 60, at most 120. A launch that hangs otherwise holds its block for Playwright's 180 s, as long as Vitest waits
-   * for the block's page to connect: Vitest 5 launches a browser ahead of time and, when that launch fails, launches
-   * again, which then has the rest of those 180 s.
-   */
-  browserLaunchTimeoutSeconds: z.number().positive().max(MAX_BROWSER_LAUNCH_TIMEOUT_S, `at most ${MAX_BROWSER_LAUNCH_TIMEOUT_S} s: a launch given up later leaves the next launch no time before the block's page must connect`).optional(),
   /** Scoring worker threads (AWB_SCORING_WORKERS); default: CPU count, at most 8. */
   scoringWorkers: z.number().int().min(0).max(MAX_SCORING_WORKERS, `at most ${MAX_SCORING_WORKERS} scoring workers`).optional(),
   /** Continue a run chain (AWB_RESUME): a run directory, or `latest` (the newest in runsRoot). */

@@ -37,7 +37,6 @@ export const USER_VARIABLES = {
   AWB_RUNS: { option: 'runsRoot', pluginOption: true, kind: 'text', example: 'runs', meaning: 'the parent folder of run directories' },
   AWB_TIMEOUT_SECONDS: { option: 'sampleTimeoutSeconds', pluginOption: true, kind: 'number', example: '600', meaning: 'the per-sample time limit of the agent, in seconds' },
   AWB_HUNG_PAGE_GRACE_SECONDS: { option: 'hungPageGraceSeconds', pluginOption: true, kind: 'number', example: '60', meaning: 'how long a silent page may stay past the time limit before it is closed, in seconds (at least 10)' },
-  AWB_BROWSER_LAUNCH_TIMEOUT_SECONDS: { option: 'browserLaunchTimeoutSeconds', pluginOption: true, kind: 'number', example: '60', meaning: 'how long one Chromium launch may take before it is given up (Vitest 5 then launches again), in seconds; default 60, at most 120' },
   AWB_SCORING_WORKERS: { option: 'scoringWorkers', pluginOption: true, kind: 'number', example: '4', meaning: 'scoring worker threads; default: the CPU count, at most 8' },
   AWB_RESUME: { option: 'resume', pluginOption: true, kind: 'text', example: 'latest', meaning: 'continue a run chain: a run directory, or latest' },
   AWB_RETRY_FAILED: { option: 'retryFailed', pluginOption: true, kind: 'flag', example: '1', meaning: 'with AWB_RESUME: run the chain\'s failed samples again too' },

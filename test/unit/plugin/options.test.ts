@@ -11,14 +11,6 @@ describe('plugin options', () => {
     expect(() => resolveOptions({ scoringWorkers: 65 }, {}, '/repo')).toThrow(/scoringWorkers: at most 64 scoring workers \(from the plugin options\); e\.g\. scoringWorkers: 4/)
   })
 
-  it('takes the browser launch limit from the option or AWB_BROWSER_LAUNCH_TIMEOUT_SECONDS, default 60 s, refusing more than 120 s', () => {
-    expect(resolveOptions({}, {}, '/repo').browserLaunchTimeoutSeconds).toBe(60)
-    expect(resolveOptions({ browserLaunchTimeoutSeconds: 30 }, {}, '/repo').browserLaunchTimeoutSeconds).toBe(30)
-    expect(resolveOptions({ browserLaunchTimeoutSeconds: 30 }, { AWB_BROWSER_LAUNCH_TIMEOUT_SECONDS: '5' }, '/repo').browserLaunchTimeoutSeconds).toBe(5)
-    expect(() => resolveOptions({}, { AWB_BROWSER_LAUNCH_TIMEOUT_SECONDS: '180' }, '/repo')).toThrow(/browserLaunchTimeoutSeconds: at most 120 s/)
-    expect(() => resolveOptions({ browserLaunchTimeoutSeconds: 0 }, {}, '/repo')).toThrow(/browserLaunchTimeoutSeconds/)
-  })
-
   it('takes the hung-page grace from the option or AWB_HUNG_PAGE_GRACE_SECONDS, default 60 s, refusing less than 10 s', () => {
     expect(resolveOptions({}, {}, '/repo').hungPageGraceSeconds).toBe(60)
     expect(resolveOptions({ hungPageGraceSeconds: 30 }, {}, '/repo').hungPageGraceSeconds).toBe(30)
