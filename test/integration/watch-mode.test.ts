@@ -108,8 +108,9 @@ describe('watch mode', () => {
     await writeFile(agent, agentSource([]))
     const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--ui', '--open=false', '--project', BLOCK, '-t', SAMPLE], {
       cwd: ROOT,
-      // Vitest's browser pool and Playwright provider say, with timestamps, what they wait for (see SLOW_RUN_NOTE_S).
-      env: { ...process.env, DEBUG: 'vitest:browser:pool,vitest:browser:playwright', AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
+      // Vitest's browser pool, Playwright provider and browser API say, with timestamps, what they wait for (a tester
+      // page that connects to the API says so; see SLOW_RUN_NOTE_S).
+      env: { ...process.env, DEBUG: 'vitest:browser:pool,vitest:browser:playwright,vitest:browser:api', AWB_AGENT: agent, AWB_RUNS: runs, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     })
