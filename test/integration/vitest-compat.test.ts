@@ -39,13 +39,20 @@ async function vitest(args: string[], config?: string): Promise<ChildRun> {
   return { code, output, runs }
 }
 
-/** A config with assemblyWorld() and, after it, a plugin that changes every block project's `test` config. */
+/**
+ * A config with assemblyWorld() and, after it, a plugin that changes every block project's `test` config. Its Vite
+ * cache is its own: the extra plugin changes the hash Vite keys a project's optimized dependencies by, and a server
+ * that finds another hash in `node_modules/.vite/vitest/<project>/deps` deletes that folder and bundles it anew, under
+ * the pages of whatever other run of the suite is loading from it (a tester page that then never became ready cost
+ * the watch-mode test 180 s, now and then).
+ */
 function configUndoing(testFields: string): string {
   return [
     "import { defineConfig } from 'vitest/config'",
     `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,
     'export default defineConfig({',
     `  root: ${JSON.stringify(ROOT)},`,
+    `  cacheDir: ${JSON.stringify(join(SCRATCH, 'vite'))},`,
     '  plugins: [assemblyWorld(), {',
     "    name: 'undo-a-defence',",
     '    config(config: { test?: { name?: string } }) {',
