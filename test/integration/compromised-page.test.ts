@@ -61,7 +61,9 @@ beforeAll(async () => {
   // Inside the checkout (an ignored folder), where `vitest/config` resolves.
   await mkdir(join(ROOT, '.awb-hostile'), { recursive: true })
   configDir = await mkdtemp(join(ROOT, '.awb-hostile', 'compromised-page-'))
-  const config = join(configDir, 'vitest.config.ts')
+  // Not named vitest.config.*: that name is one of Vitest's rerun triggers, and a `vitest watch` of another test would
+  // rerun on it.
+  const config = join(configDir, 'benchmark.config.ts')
   await writeFile(config, [
     `import { defineConfig } from 'vitest/config'`,
     `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,

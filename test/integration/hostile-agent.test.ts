@@ -351,7 +351,9 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   const configDir = join(ROOT, '.awb-hostile', `${id}-config`)
   scratchDirs.push(configDir)
   await mkdir(configDir, { recursive: true })
-  const config = join(configDir, 'vitest.config.ts')
+  // Not named vitest.config.*: that name is one of Vitest's rerun triggers, and a `vitest watch` of another test would
+  // rerun on it.
+  const config = join(configDir, 'benchmark.config.ts')
   await writeFile(config, [
     `import { defineConfig } from 'vitest/config'`,
     `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,

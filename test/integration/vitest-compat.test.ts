@@ -3,8 +3,9 @@
 // block project that lacks an integrity defence stops the run before its first sample, naming the defence.
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
@@ -13,9 +14,15 @@ const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const INSTALLED = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version
 const ADAPTER = INSTALLED.startsWith('4.') ? 'vitest-4.1' : 'vitest-5'
 const SCRATCH = join(ROOT, '.awb-compat', randomUUID().slice(0, 8))
+/**
+ * The Vite cache of the configs below, outside the checkout: a `vitest watch` of another test reruns when a file it
+ * does not ignore changes there (a cache under the root made it rerun).
+ */
+const VITE_CACHE = mkdtempSync(join(tmpdir(), 'awb-compat-vite-'))
 
 afterAll(async () => {
   await rm(SCRATCH, { recursive: true, force: true })
+  await rm(VITE_CACHE, { recursive: true, force: true })
 })
 
 interface ChildRun { code: number | null; output: string; runs: string }
@@ -52,7 +59,7 @@ function configUndoing(testFields: string): string {
     `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,
     'export default defineConfig({',
     `  root: ${JSON.stringify(ROOT)},`,
-    `  cacheDir: ${JSON.stringify(join(SCRATCH, 'vite'))},`,
+    `  cacheDir: ${JSON.stringify(VITE_CACHE)},`,
     '  plugins: [assemblyWorld(), {',
     "    name: 'undo-a-defence',",
     '    config(config: { test?: { name?: string } }) {',
