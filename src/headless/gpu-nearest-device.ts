@@ -37,7 +37,13 @@ export class PageNearestDevice implements NearestDevice {
   private nextId = 0
   private readonly sizes = new Map<number, number>()
 
-  private constructor(private readonly browserPage: BrowserPage, readonly info: GpuInfo) {}
+  private readonly browserPage: BrowserPage
+  readonly info: GpuInfo
+
+  private constructor(browserPage: BrowserPage, info: GpuInfo) {
+    this.browserPage = browserPage
+    this.info = info
+  }
 
   get renderer(): string {
     return this.info.renderer

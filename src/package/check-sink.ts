@@ -40,7 +40,11 @@ export class CollectingSink implements CheckSink {
 export class ScopedSink implements CheckSink {
   private count = 0
 
-  constructor(private readonly parent: CheckSink) {}
+  private readonly parent: CheckSink
+
+  constructor(parent: CheckSink) {
+    this.parent = parent
+  }
 
   get isClean(): boolean {
     return this.count === 0

@@ -35,7 +35,11 @@ class ThreeSceneRenderer implements SceneRenderer {
   private built: { model: MjModel, content: CaptureScene } | undefined
   private isDisposed = false
 
-  constructor(private readonly canvas: CaptureCanvas | undefined) {}
+  private readonly canvas: CaptureCanvas | undefined
+
+  constructor(canvas: CaptureCanvas | undefined) {
+    this.canvas = canvas
+  }
 
   async capture(view: RenderView): Promise<Uint8Array> {
     if (this.isDisposed) throw new RenderError('RENDER_DISPOSED', 'capture() was called on a disposed renderer; create a new one with createThreeSceneRenderer()')

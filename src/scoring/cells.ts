@@ -301,7 +301,10 @@ export class CellBuilder implements CellRangeBuilder {
   private readonly processed: Int32Array
   private readonly inSet: Int32Array
 
-  constructor(private readonly tree: KdTree) {
+  private readonly tree: KdTree
+
+  constructor(tree: KdTree) {
+    this.tree = tree
     this.a = tree.arrays()
     const n = this.a.size
     const { box, shift, halfGap, dup2 } = cellParameters(tree)

@@ -57,7 +57,12 @@ export class JsObjective implements IcpObjective {
   private ties = 0
 
   /** `treeP` over the centred prediction, `treeT` over the centred target (equal sizes). */
-  constructor(private readonly treeP: KdTree, private readonly treeT: KdTree) {
+  private readonly treeP: KdTree
+  private readonly treeT: KdTree
+
+  constructor(treeP: KdTree, treeT: KdTree) {
+    this.treeP = treeP
+    this.treeT = treeT
     this.forward = new QuerySide(treeP.size)
     this.backward = new QuerySide(treeT.size)
   }

@@ -148,7 +148,11 @@ class Generation implements RegistrationGeneration {
   tools: readonly WebMcpTool[] = []
   private readonly controller = new AbortController()
 
-  constructor(readonly number: number) {}
+  readonly number: number
+
+  constructor(number: number) {
+    this.number = number
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal

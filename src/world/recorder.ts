@@ -33,7 +33,11 @@ export interface BeginCallInput {
 
 /** Writes into `episode` in place; the runtime owns the episode and exports copies of it. */
 export class Recorder {
-  constructor(private readonly episode: Episode) {}
+  private readonly episode: Episode
+
+  constructor(episode: Episode) {
+    this.episode = episode
+  }
 
   get isRecording(): boolean {
     return this.episode.manifest.lifecycle !== 'setup'

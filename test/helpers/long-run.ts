@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect } from 'vitest'
 import { runCli } from './run-cli.ts'
+import { vitestCli } from './vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 /** The block the long runs run: two fragments per sample, the quickest to score, as the faults are not about scoring. */
@@ -31,7 +32,7 @@ export function vitestRun(env: Record<string, string>, fault?: Fault | (() => Pr
   const strike: Fault | undefined = typeof fault === 'function' ? { when: fault, act: killGroup } : fault
   return new Promise((resolvePromise) => {
     let output = ''
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...projects.flatMap(project => ['--project', project])], {
+    const child = spawn(process.execPath, vitestCli('run', projects.flatMap(project => ['--project', project])), {
       cwd: ROOT, env: { ...process.env, NO_COLOR: '1', AWB_REPORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
     })
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })

@@ -1,9 +1,9 @@
 // Runs the benchmark config (`vitest run` at the repository root) in a child process, as users run it; no assertions.
 import { execFile } from 'node:child_process'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { vitestCli } from './vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 
 export interface ChildRun {
   code: number
@@ -18,7 +18,7 @@ export interface ChildRun {
  */
 export function runBenchmark(args: readonly string[], env: Record<string, string>): Promise<ChildRun> {
   return new Promise((done) => {
-    execFile(process.execPath, [VITEST, 'run', ...args], {
+    execFile(process.execPath, vitestCli('run', args), {
       cwd: ROOT,
       env: { ...process.env, GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0', ...env },
       maxBuffer: 64 * 1024 * 1024,

@@ -7,6 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const SAMPLE = '44266'
@@ -27,7 +28,7 @@ describe('a page agent that bundles a solution', () => {
       `export default { name: 'copycat', run: async () => { console.log('copycat', solution) } }`,
     ].join('\n'))
     let output = ''
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'partnet-none', '-t', SAMPLE], {
+    const child = spawn(process.execPath, vitestCli('run', ['--project', 'partnet-none', '-t', SAMPLE]), {
       cwd: ROOT,
       env: { ...process.env, AWB_AGENT: agent, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import { LlmError, modelRequest } from '../../src/llm/index.ts'
 import { loadMujoco, WorldRuntime, type SceneRenderer } from '../../src/world/index.ts'
 import { buildSetupEpisode, tinyPng } from '../helpers/episode-fixture.ts'
 import { SCRIPTED_FINAL_ANSWER, SCRIPTED_POSE, scriptedAssemblyConversation, startFakeModelServer, type FakeModelServer, type ReceivedRequest } from '../helpers/fake-model-server.ts'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const OPENAI_KEY = 'sk-test-openai-key-123'
 const ANTHROPIC_KEY = 'sk-ant-test-key-456'
@@ -231,7 +232,7 @@ describe('an API agent in a real run (child `vitest run`, real Chromium)', () =>
     try {
       server.script('openai', scriptedAssemblyConversation('openai'))
       let output = ''
-      const child = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'partnet-none', '-t', '44266'], {
+      const child = spawn(process.execPath, vitestCli('run', ['--project', 'partnet-none', '-t', '44266']), {
         cwd: root,
         env: { ...process.env, AWB_AGENT: 'openai:fake-gpt-model', OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: OPENAI_KEY, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],

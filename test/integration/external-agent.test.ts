@@ -16,9 +16,9 @@ import { createRuntimeRelay } from '../../src/mcp/index.ts'
 import { findSample, openPackage, readEpisode, readPage, type BenchmarkPackage, type PackageSample } from '../../src/package/index.ts'
 import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
 import { createPackageFixture, type PackageFixture } from '../helpers/package-fixture.ts'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const EXAMPLE = ['python3', join(ROOT, 'examples', 'external-agent', 'agent.py')] as const
 const NODE_EXAMPLE = [process.execPath, join(ROOT, 'examples', 'external-agent', 'agent.mjs')] as const
 const BLOCK = 'ikea-manualbook'
@@ -101,7 +101,7 @@ describe('external agent program', () => {
     const marker = join(scratch, 'external-program-ran')
     const program = ['node', '-e', `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran")`]
     const output = await new Promise<string>((done) => {
-      execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
+      execFile(process.execPath, vitestCli('run', ['--project', BLOCK]), {
         cwd: ROOT,
         env: { ...process.env, AWB_BENCHMARK: fixture.root, AWB_RUNS: runs, AWB_AGENT: JSON.stringify({ command: program }), AWB_BWRAP: join(scratch, 'no-such-bwrap'), AWB_SCORING_WORKERS: '1', GITHUB_STEP_SUMMARY: '', FORCE_COLOR: '0', NO_COLOR: '1', AWB_REPORT: '0' },
         maxBuffer: 64 * 1024 * 1024,

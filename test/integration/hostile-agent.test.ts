@@ -15,6 +15,7 @@ import { join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePorts } from '../../plugin/free-ports.ts'
 import { CONSOLE_MARKER, type Probe, type ProbeOutcome } from './hostile/hostile-agent.ts'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const AGENT = join(ROOT, 'test', 'integration', 'hostile', 'hostile-agent.ts')
@@ -360,7 +361,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
     `export default defineConfig({ root: ${JSON.stringify(ROOT)}, plugins: [assemblyWorld()], test: { setupFiles: [${JSON.stringify(ACCOMPLICE)}] } })`,
   ].join('\n'))
   try {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config, '--project', BLOCK, '-t', SAMPLE, '--ui', '--open=false', `--api.port=${uiPort}`, '--api.strictPort'], {
+    const child = spawn(process.execPath, vitestCli('run', ['--config', config, '--project', BLOCK, '-t', SAMPLE, '--ui', '--open=false', `--api.port=${uiPort}`, '--api.strictPort']), {
       cwd: ROOT,
       env: {
         ...process.env,

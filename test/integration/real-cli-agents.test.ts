@@ -16,9 +16,9 @@ import { decodeEpisode } from '../../src/episode/index.ts'
 import { ensureAgentCli, type InstalledCli } from '../helpers/agent-cli-install.ts'
 import { DEFAULT_TOOL_SCRIPT, SSE_FINAL_ANSWER, startSseModelServer, type SseModelServer } from '../helpers/fake-sse-model-server.ts'
 import { createPackageFixture, type PackageFixture } from '../helpers/package-fixture.ts'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const BLOCK = 'partnet-none'
 /** Installing every tested version of both CLIs (~1 GB) on a cold cache; a warm cache answers at once. */
 const INSTALL_TIMEOUT_MS = 900_000
@@ -60,7 +60,7 @@ async function runBenchmark(kind: CliAgentKind, cli: InstalledCli, env: Record<s
   const runs = join(work, `runs-${kind}@${cli.version}`)
   await mkdir(home, { recursive: true })
   return new Promise((done) => {
-    execFile(process.execPath, [VITEST, 'run', '--project', BLOCK], {
+    execFile(process.execPath, vitestCli('run', ['--project', BLOCK]), {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -5,6 +5,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const scratch: string[] = []
@@ -16,7 +17,7 @@ async function blockRun(env: Record<string, string>): Promise<{ code: number | n
   const runs = await mkdtemp(join(tmpdir(), 'awb-settings-'))
   scratch.push(runs)
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'ikea-manualbook'], { cwd: ROOT, env: { ...inherited, NO_COLOR: '1', AWB_RUNS: runs, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, vitestCli('run', ['--project', 'ikea-manualbook']), { cwd: ROOT, env: { ...inherited, NO_COLOR: '1', AWB_RUNS: runs, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })

@@ -8,9 +8,9 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 const INSTALLED = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version
 const ADAPTER = INSTALLED.startsWith('4.') ? 'vitest-4.1' : 'vitest-5'
 const SCRATCH = join(ROOT, '.awb-compat', randomUUID().slice(0, 8))
@@ -27,8 +27,8 @@ afterAll(async () => {
 
 interface ChildRun { code: number | null; output: string; runs: string }
 
-/** `vitest <args>` in the checkout with `config` (a config module's body, written beside the others) and a fresh runs folder. */
-async function vitest(args: string[], config?: string): Promise<ChildRun> {
+/** `vitest <command> <args>` in the checkout with `config` (a config module's body, written beside the others) and a fresh runs folder. */
+async function vitest(command: 'run' | 'list', args: string[], config?: string): Promise<ChildRun> {
   const runs = join(SCRATCH, `runs-${randomUUID().slice(0, 8)}`)
   await mkdir(runs, { recursive: true })
   const configArgs: string[] = []
@@ -38,7 +38,7 @@ async function vitest(args: string[], config?: string): Promise<ChildRun> {
     configArgs.push('--config', file)
   }
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'))
-  const child = spawn(process.execPath, [VITEST, ...args, ...configArgs], { cwd: ROOT, env: { ...env, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, vitestCli(command, [...args, ...configArgs]), { cwd: ROOT, env: { ...env, AWB_RUNS: runs, NO_COLOR: '1', AWB_REPORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -74,7 +74,7 @@ function configUndoing(testFields: string): string {
 describe(`the compatibility layer on the installed Vitest (${INSTALLED})`, () => {
   it('names the running Vitest and its adapter, turns every capability on, and prints no deprecation', async () => {
     // `vitest list` resolves every project (and so runs the startup check) without starting a browser.
-    const run = await vitest(['list', '--project', 'ikea-manualbook'])
+    const run = await vitest('list', ['--project', 'ikea-manualbook'])
     expect(run.code, run.output).toBe(0)
     const report = run.output.split('\n').find(line => line.startsWith('awb: Vitest'))
     expect(report, run.output).toBe(`awb: Vitest ${INSTALLED} (${ADAPTER} adapter): browser API lock-down [${ADAPTER === 'vitest-5' ? 'test.api' : 'test.browser.api'}] on, host-file commands refused [${ADAPTER === 'vitest-5' ? 7 : 6}] on, browser recovery on, hung-page watch on, Ctrl-C drain on, JUnit suites named by block [${ADAPTER === 'vitest-5' ? 'suiteNameTemplate' : 'writeElement'}] on`)
@@ -82,7 +82,7 @@ describe(`the compatibility layer on the installed Vitest (${INSTALLED})`, () =>
   }, 120_000)
 
   it('stops before the first sample when a plugin re-enables the browser API\'s writes, naming the defence', async () => {
-    const run = await vitest(['run', '--project', 'ikea-manualbook'], configUndoing('{ api: { allowWrite: true }, browser: { api: { allowWrite: true } } }'))
+    const run = await vitest('run', ['--project', 'ikea-manualbook'], configUndoing('{ api: { allowWrite: true }, browser: { api: { allowWrite: true } } }'))
     expect(run.code, run.output).not.toBe(0)
     expect(run.output).toContain('the integrity defence "browser API lock-down')
     expect(run.output).toContain('allowWrite on')
@@ -93,7 +93,7 @@ describe(`the compatibility layer on the installed Vitest (${INSTALLED})`, () =>
   }, 120_000)
 
   it('stops before the first sample when a plugin replaces a refused host-file command, naming the defence', async () => {
-    const run = await vitest(['run', '--project', 'ikea-manualbook'], configUndoing('{ browser: { commands: { readFile: () => \'planted\' } } }'))
+    const run = await vitest('run', ['--project', 'ikea-manualbook'], configUndoing('{ browser: { commands: { readFile: () => \'planted\' } } }'))
     expect(run.code, run.output).not.toBe(0)
     expect(run.output).toContain('the integrity defence "host-file commands refused')
     expect(run.output).toContain('do not refuse readFile')

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path'
 import { chromium, type Browser } from 'playwright'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findChromium } from '../../src/shared/chromium.ts'
+import { vitestCli } from '../helpers/vitest-cli.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 /** A manual-book block: its samples have reference pages to show. */
@@ -106,7 +107,7 @@ describe('watch mode', () => {
     const runs = join(dir, 'runs')
     const agent = join(dir, 'agent.ts')
     await writeFile(agent, agentSource([]))
-    const child = watcher = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'watch', '--ui', '--open=false', '--project', BLOCK, '-t', SAMPLE], {
+    const child = watcher = spawn(process.execPath, vitestCli('watch', ['--ui', '--open=false', '--project', BLOCK, '-t', SAMPLE]), {
       cwd: ROOT,
       // Vitest's browser pool, Playwright provider and browser API say, with timestamps, what they wait for (a tester
       // page that connects to the API says so; see SLOW_RUN_NOTE_S).

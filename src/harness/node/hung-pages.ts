@@ -52,7 +52,10 @@ export class HungPageWatch {
   private readonly now: () => number
   private readonly graceMs: number
 
-  constructor(private readonly options: HungPageWatchOptions) {
+  private readonly options: HungPageWatchOptions
+
+  constructor(options: HungPageWatchOptions) {
+    this.options = options
     this.now = options.now ?? Date.now
     this.graceMs = options.graceMs ?? HUNG_PAGE_GRACE_MS
   }

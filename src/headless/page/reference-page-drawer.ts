@@ -47,7 +47,11 @@ class Drawer implements ReferencePageDrawer {
   private loaded: LoadedWorld | undefined
   private isDisposed = false
 
-  constructor(private readonly mujoco: Mujoco) {}
+  private readonly mujoco: Mujoco
+
+  constructor(mujoco: Mujoco) {
+    this.mujoco = mujoco
+  }
 
   async draw(request: ReferencePageRequest): Promise<Uint8Array> {
     if (this.isDisposed) throw new RenderError('RENDER_DISPOSED', 'draw() was called on a disposed reference-page drawer; reload the page')

@@ -26,7 +26,13 @@ export class DeviceBatchScorer {
   private running: Promise<void> = Promise.resolve()
   private isScheduled = false
 
-  constructor(private readonly device: NearestDevice, private readonly options: ScoreOptions = {}) {}
+  private readonly device: NearestDevice
+  private readonly options: ScoreOptions
+
+  constructor(device: NearestDevice, options: ScoreOptions = {}) {
+    this.device = device
+    this.options = options
+  }
 
   score(input: SampleInput): Promise<SampleScore> {
     return new Promise<SampleScore>((resolve, reject) => {

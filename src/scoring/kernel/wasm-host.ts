@@ -22,7 +22,11 @@ export function embeddedModule(base64: string): WebAssembly.Module {
 
 /** Bump allocator over a kernel's memory, 8-byte aligned, from the address given; the layout is planned first, then memory grows once. */
 export class MemoryLayout {
-  constructor(public size: number) {}
+  size: number
+
+  constructor(size: number) {
+    this.size = size
+  }
 
   /** Reserves `bytes` and returns their address. */
   take(bytes: number): number {

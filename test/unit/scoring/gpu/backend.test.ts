@@ -8,7 +8,14 @@ import { Float32EmulationDevice, decideBackend, type NearestAnswers, type Neares
 class FakeGpu implements NearestDevice {
   private readonly inner = new Float32EmulationDevice()
   isClosed = false
-  constructor(readonly renderer: string, readonly mode = 'gpu', private readonly lie = false) {}
+  readonly renderer: string
+  readonly mode: string
+  private readonly lie: boolean
+  constructor(renderer: string, mode = 'gpu', lie = false) {
+    this.renderer = renderer
+    this.mode = mode
+    this.lie = lie
+  }
   upload(cloud: Float32Array): Promise<number> { return this.inner.upload(cloud) }
   release(ids: readonly number[]): Promise<void> { return this.inner.release(ids) }
   async nearest(groups: readonly NearestGroup[]): Promise<NearestAnswers[]> {

@@ -17,7 +17,12 @@ const q = (w: number[]) => quaternionToMatrix(new Float64Array(9), w)
 class TamperingDevice implements NearestDevice {
   readonly renderer = 'tampering test device'
   readonly mode = 'emulation'
-  constructor(private readonly inner: NearestDevice, private readonly tamper: (answers: NearestAnswers, group: NearestGroup) => void) {}
+  private readonly inner: NearestDevice
+  private readonly tamper: (answers: NearestAnswers, group: NearestGroup) => void
+  constructor(inner: NearestDevice, tamper: (answers: NearestAnswers, group: NearestGroup) => void) {
+    this.inner = inner
+    this.tamper = tamper
+  }
   upload(cloud: Float32Array): Promise<number> { return this.inner.upload(cloud) }
   release(ids: readonly number[]): Promise<void> { return this.inner.release(ids) }
   async nearest(groups: readonly NearestGroup[]): Promise<NearestAnswers[]> {
