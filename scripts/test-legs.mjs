@@ -248,6 +248,7 @@ async function main() {
     return { ...leg, passed, seconds: Math.round((Date.now() - started) / 1000) }
   }
   const outcomes = []
+  const began = Date.now()
   if (sequential) {
     for (const leg of legs) outcomes.push(await run(leg, true))
   } else {
@@ -268,6 +269,7 @@ async function main() {
     console.log(`  ${one.passed ? 'passed' : 'FAILED'}  ${one.name} (Vitest ${one.vitest}, Node ${one.version}) in ${one.seconds} s`)
     if (!one.passed) for (const line of failureLines(one.name)) console.log(line)
   }
+  if (outcomes.length > 1) console.log(`  all ${outcomes.length} legs ${sequential ? 'one after another' : 'at once'} in ${Math.round((Date.now() - began) / 1000)} s`)
   return outcomes.every(one => one.passed) ? 0 : 1
 }
 
