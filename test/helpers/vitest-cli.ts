@@ -10,9 +10,10 @@ export const VITEST_CLI = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 /**
  * Where this Node strips TypeScript types itself (Node 22.18+, 24), Vite imports the config and the plugin source as
  * they are (`--configLoader native`) instead of bundling the config with its ~340 plugin modules through Rolldown for
- * each child run: 1.8 of the ~9 CPU-seconds a one-sample child run costs, most of it system time, in a suite of about a
- * hundred child runs on two cores. The source stays loadable that way because tsconfig.json sets `erasableSyntaxOnly`.
- * A user's config keeps Vite's default loader: user-project.test.ts runs the installed package as users do.
+ * each child run: it saves about 1.5 of the ~10 CPU-seconds (the whole machine's) that a one-sample child run costs,
+ * mostly Rolldown's system time, net of the 0.8 CPU-s Node spends stripping the types. The source stays loadable this
+ * way because tsconfig.json sets `erasableSyntaxOnly`. A user's config keeps Vite's default loader:
+ * user-project.test.ts runs the installed package as users do.
  */
 const CONFIG_LOADER: readonly string[] = process.features.typescript === 'strip' || process.features.typescript === 'transform' ? ['--configLoader', 'native'] : []
 
