@@ -10,6 +10,7 @@ import { BenchmarkSession, createAgentRealmBundler, sampleAttachments } from '..
 import type { BenchmarkPackage } from '../src/package/index.ts'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
 import { packageModule } from '../src/shared/package-root.ts'
+import { PREBUNDLED_DEPENDENCIES } from '../src/shared/prebundled-dependencies.ts'
 import { AggregateReporter } from '../reporters/aggregate-reporter.ts'
 import { createBrowserCommands } from './browser-commands.ts'
 import { freePorts } from './free-ports.ts'
@@ -122,7 +123,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const pkg = await getPackage(root)
       assertKnownKeys(settings, pkg.blocks.map(block => block.name), pkg.sources)
       const shared = {
-        optimizeDeps: { include: ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+        optimizeDeps: { include: [...PREBUNDLED_DEPENDENCIES] },
         // Every Vite server of the run (the block projects' browser servers included) refuses the answers.
         server: { fs: { deny: fsDenyPatterns(runProtectedDirs(settings, pkg.root)) } },
       }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { playwright } from '@vitest/browser-playwright'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { CHROMIUM_ARGS, findChromium } from '../src/shared/chromium.ts'
+import { PREBUNDLED_DEPENDENCIES } from '../src/shared/prebundled-dependencies.ts'
 import { awbTestRealmCode } from './browser/support/realm-commands.ts'
 import { MODULE_MOCKING_UNIT_FILES } from './module-mocks.ts'
 import { SlowestFirstSequencer } from './slowest-first.ts'
@@ -13,7 +14,7 @@ const chromium = findChromium()
 // block) is the root vitest.config.ts.
 export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
-  optimizeDeps: { include: ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill'] },
+  optimizeDeps: { include: [...PREBUNDLED_DEPENDENCIES] },
   test: {
     // Two files at a time (Vitest takes one less than the cores, so one on CI's two): most integration files wait on
     // child runs and browsers, and the unit files fill those waits.

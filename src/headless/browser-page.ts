@@ -7,6 +7,7 @@ import { createServer, type ViteDevServer } from 'vite'
 import { CHROMIUM_ARGS, findChromium } from '../shared/chromium.ts'
 import { RenderError } from '../render/index.ts'
 import { ENCLOSING_NODE_MODULES, MODULES_ROOT, PACKAGE_ROOT } from '../shared/package-root.ts'
+import { PREBUNDLED_DEPENDENCIES } from '../shared/prebundled-dependencies.ts'
 
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url))
 /**
@@ -22,11 +23,6 @@ const DENIED_FILES = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/evaluat
 const CACHE_DIR = join(ENCLOSING_NODE_MODULES ?? join(PACKAGE_ROOT, 'node_modules'), '.vite', 'awb-headless')
 /** Limit for the page to load its modules (MuJoCo excluded) and expose its entry, in milliseconds. */
 const PAGE_READY_TIMEOUT_MS = 60_000
-/**
- * Dependencies Vite must pre-bundle before the page asks for them: CommonJS ones (ajv) cannot load unbundled, and an
- * ES one (fflate, zod, three) first met mid-run makes Vite re-optimize and reload the page.
- */
-const PREBUNDLED_DEPENDENCIES = ['fflate', 'ajv', 'zod', 'three', '@mcp-b/webmcp-polyfill']
 
 export interface OpenBrowserPageOptions {
   /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
