@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright'
 import type { BrowserProviderOption } from 'vitest/node'
 import { AwbError, type AwbErrorOptions } from '../../src/shared/errors.ts'
 import type { OrchestratorRpc, RecoveryInternals, VitestAdapter } from './adapter.ts'
+import { orchestratorProblem } from './orchestrator-loaded.ts'
 
 /** How often one block's page may be lost and reopened in a run; the next loss ends that block (`onGiveUp`). */
 export const MAX_PAGE_RECOVERIES = 3
@@ -30,7 +31,7 @@ export class BrowserRecoveryError extends AwbError {
   }
 }
 
-export type BrowserRecoveryCode = 'BROWSER_PAGE_LOST_TOO_OFTEN' | 'BROWSER_PAGE_NOT_REOPENED' | 'BROWSER_PAGE_NOT_CONNECTED' | 'BROWSER_BLOCK_GIVEN_UP'
+export type BrowserRecoveryCode = 'BROWSER_PAGE_LOST_TOO_OFTEN' | 'BROWSER_PAGE_NOT_REOPENED' | 'BROWSER_PAGE_NOT_CONNECTED' | 'BROWSER_PAGE_NOT_LOADED' | 'BROWSER_BLOCK_GIVEN_UP'
 
 /** What was lost, as Playwright saw it; `page-hung`: the recovery closed a page that stopped responding (`closeHungPage`). */
 export type PageLossKind = 'browser-exited' | 'page-crashed' | 'connection-closed' | 'page-hung'
@@ -134,6 +135,12 @@ function installRecovery(provider: PlaywrightFields, internals: RecoveryInternal
     const page = provider.pages.get(sessionId)
     const browser = provider.browser
     if (page === undefined || browser === null) return
+    const problem = await orchestratorProblem(page)
+    if (problem !== undefined) {
+      throw new BrowserRecoveryError('BROWSER_PAGE_NOT_LOADED', `the test page of block ${hooks.block} loaded without Vitest's orchestrator: ${problem}. `
+        + 'If another Vitest process with a different config shares this project\'s Vite cache (node_modules/.vite/vitest/), it rebuilt '
+        + 'the pre-bundled dependencies under this page: run one at a time, or give the other config a cacheDir of its own')
+    }
     // The provider's own crash listener fails the whole session (and with it the run) when the page's crash is
     // reported before its connection closes, which is a race (more likely since agents run in a frame of their own
     // renderer process). A crash is a loss this recovery handles: the provider's listener goes, this one reports it.

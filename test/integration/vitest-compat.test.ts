@@ -47,28 +47,34 @@ async function vitest(command: 'run' | 'list', args: string[], config?: string):
 }
 
 /**
- * A config with assemblyWorld() and, after it, a plugin that changes every block project's `test` config. Its Vite
- * cache is its own: the extra plugin changes the hash Vite keys a project's optimized dependencies by, and a server
- * that finds another hash in `node_modules/.vite/vitest/<project>/deps` deletes that folder and bundles it anew, under
- * the pages of whatever other run of the suite is loading from it (a tester page that then never became ready cost
- * the watch-mode test 180 s, now and then).
+ * A config with assemblyWorld() and, after it, `plugin` (a plugin object's properties, as source). Its Vite cache is
+ * its own: the extra plugin changes the hash Vite keys a project's optimized dependencies by, and a server that finds
+ * another hash in `node_modules/.vite/vitest/<project>/deps` deletes that folder and bundles it anew, under the pages
+ * of whatever other run of the suite is loading from it (a tester page that then never became ready cost the
+ * watch-mode test 180 s, now and then). The plugin keeps one name so that this file's runs share that cache.
  */
-function configUndoing(testFields: string): string {
+function configWith(plugin: string): string {
   return [
     "import { defineConfig } from 'vitest/config'",
     `import { assemblyWorld } from ${JSON.stringify(join(ROOT, 'plugin', 'index.ts'))}`,
     'export default defineConfig({',
     `  root: ${JSON.stringify(ROOT)},`,
     `  cacheDir: ${JSON.stringify(VITE_CACHE)},`,
-    '  plugins: [assemblyWorld(), {',
-    "    name: 'undo-a-defence',",
-    '    config(config: { test?: { name?: string } }) {',
-    `      return config.test?.name === undefined ? {} : { test: ${testFields} }`,
-    '    },',
+    "  plugins: [assemblyWorld(), { name: 'compat-probe', ",
+    plugin,
     '  }],',
     '})',
     '',
   ].join('\n')
+}
+
+/** A config whose extra plugin changes every block project's `test` config. */
+function configUndoing(testFields: string): string {
+  return configWith([
+    '    config(config: { test?: { name?: string } }) {',
+    `      return config.test?.name === undefined ? {} : { test: ${testFields} }`,
+    '    },',
+  ].join('\n'))
 }
 
 describe(`the compatibility layer on the installed Vitest (${INSTALLED})`, () => {
@@ -90,6 +96,25 @@ describe(`the compatibility layer on the installed Vitest (${INSTALLED})`, () =>
     expect(run.output).not.toContain('Chair/logrelm')
     // Nothing ran: no run folder was even created.
     expect(existsSync(run.runs) ? await readdir(run.runs) : []).toEqual([])
+  }, 120_000)
+
+  it('fails a block at once, naming the request, when its test page loads without Vitest\'s orchestrator module', async () => {
+    // What a dependency cache rebuilt under the page does: a module of the page's orchestrator answers 404. Vitest
+    // alone would wait out the block's 180 s connect limit and say only that the session did not connect.
+    const run = await vitest('run', ['--project', 'ikea-manualbook', '-t', 'Chair/logrelm'], configWith([
+      "    enforce: 'pre',",
+      '    configureServer(server: { middlewares: { use(handler: (request: { url?: string }, response: { statusCode: number; end(): void }, next: () => void) => void): void } }) {',
+      "      server.middlewares.use((request, response, next) => {",
+      "        if (request.url?.startsWith('/__vitest_browser__/orchestrator-') === true) { response.statusCode = 404; response.end(); return }",
+      '        next()',
+      '      })',
+      '    },',
+    ].join('\n')))
+    expect(run.code, run.output).not.toBe(0)
+    expect(run.output).toContain('the test page of block ikea-manualbook loaded without Vitest\'s orchestrator: these requests of the page failed:')
+    expect(run.output).toMatch(/\/__vitest_browser__\/orchestrator-[\w-]+\.js \(HTTP 404\)/)
+    expect(run.output).toContain('give the other config a cacheDir of its own')
+    expect(run.output).not.toMatch(/Failed to connect to the browser session/)
   }, 120_000)
 
   it('stops before the first sample when a plugin replaces a refused host-file command, naming the defence', async () => {
