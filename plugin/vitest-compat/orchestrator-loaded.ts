@@ -11,23 +11,25 @@ import type { Page } from 'playwright'
  */
 export const ORCHESTRATOR_PATIENCE_MS = 30_000
 
-/** What the page says about itself: its orchestrator exists, and which of its requests failed (HTTP status ≥ 400). */
-interface PageState {
+/** What the page says about itself once it has settled: its orchestrator exists, or requests of it failed. */
+interface SettledPage {
   ready: boolean
   failed: string[]
 }
 
 /**
- * Runs in the page. Before the orchestrator exists, the page's requests are its own scripts and their imports (no
- * agent has run): a failed one is a module graph that did not load.
+ * Runs in the page, polled: false until the orchestrator exists or a request failed (HTTP status ≥ 400). Before the
+ * orchestrator exists the page's requests are its own scripts and their imports (no agent has run), so a failed one
+ * is a module graph that did not load.
  */
-function readPageState(): PageState {
+function settledPage(): SettledPage | false {
   const state = (window as unknown as { __vitest_browser_runner__?: { orchestrator?: unknown } }).__vitest_browser_runner__
+  const ready = state?.orchestrator !== undefined
   const failed = performance.getEntriesByType('resource').flatMap((entry) => {
     const { responseStatus, initiatorType } = entry as PerformanceResourceTiming
     return responseStatus >= 400 && initiatorType !== 'fetch' && initiatorType !== 'xmlhttprequest' ? [`${entry.name} (HTTP ${responseStatus})`] : []
   })
-  return { ready: state?.orchestrator !== undefined, failed }
+  return ready || failed.length > 0 ? { ready, failed } : false
 }
 
 /**
@@ -35,23 +37,13 @@ function readPageState(): PageState {
  * lost page); otherwise one clause on what is wrong: the failed requests, or that none failed and still nothing came.
  */
 export async function orchestratorProblem(page: Page, patienceMs = ORCHESTRATOR_PATIENCE_MS): Promise<string | undefined> {
+  let settled: SettledPage
   try {
-    const settled = await page.waitForFunction(() => {
-      const state = (window as unknown as { __vitest_browser_runner__?: { orchestrator?: unknown } }).__vitest_browser_runner__
-      return state?.orchestrator !== undefined || performance.getEntriesByType('resource').some((entry) => {
-        const { responseStatus, initiatorType } = entry as PerformanceResourceTiming
-        return responseStatus >= 400 && initiatorType !== 'fetch' && initiatorType !== 'xmlhttprequest'
-      })
-    }, undefined, { timeout: patienceMs, polling: 100 }).then(() => true, (error: unknown) => {
-      if (error instanceof Error && error.name === 'TimeoutError') return false
-      throw error
-    })
-    const state = await page.evaluate(readPageState)
-    if (state.ready) return undefined
-    if (state.failed.length > 0) return `these requests of the page failed: ${state.failed.join(', ')}`
-    return settled ? undefined : `no request of the page failed, and it had no orchestrator ${patienceMs / 1000} s after loading`
-  } catch {
+    settled = await (await page.waitForFunction(settledPage, undefined, { timeout: patienceMs, polling: 100 })).jsonValue() as SettledPage
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') return `no request of the page failed, and it had no orchestrator ${patienceMs / 1000} s after loading`
     // The page closed or crashed while being checked: a lost page, which the recovery reports on its own.
     return undefined
   }
+  return settled.ready ? undefined : `these requests of the page failed: ${settled.failed.join(', ')}`
 }

@@ -56,10 +56,10 @@ export class JsObjective implements IcpObjective {
   private readonly backward: QuerySide
   private ties = 0
 
-  /** `treeP` over the centred prediction, `treeT` over the centred target (equal sizes). */
   private readonly treeP: KdTree
   private readonly treeT: KdTree
 
+  /** `treeP` over the centred prediction, `treeT` over the centred target (equal sizes). */
   constructor(treeP: KdTree, treeT: KdTree) {
     this.treeP = treeP
     this.treeT = treeT
