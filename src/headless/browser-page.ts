@@ -25,7 +25,7 @@ const CACHE_DIR = join(ENCLOSING_NODE_MODULES ?? join(PACKAGE_ROOT, 'node_module
 const PAGE_READY_TIMEOUT_MS = 60_000
 
 export interface OpenBrowserPageOptions {
-  /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
+  /** Chromium executable; default findChromium's (`AWB_CHROMIUM`, else the headless shell, else a full browser). */
   executablePath?: string | undefined
   /** HTML file inside `src/headless/page/`, e.g. `index.html`. */
   file: string

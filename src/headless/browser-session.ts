@@ -8,7 +8,7 @@ import { HEADLESS_PAGE_GLOBAL, type HeadlessRunRequest, type HeadlessRunResponse
 export const HEADLESS_RUN_TIMEOUT_MS = 300_000
 
 export interface HeadlessSessionOptions {
-  /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
+  /** Chromium executable; default findChromium's (`AWB_CHROMIUM`, else the headless shell, else a full browser). */
   executablePath?: string
   /** Limit of each `run`, in milliseconds (default `HEADLESS_RUN_TIMEOUT_MS`). */
   runTimeoutMs?: number

@@ -22,7 +22,7 @@ export interface OpenEpisodeSessionOptions {
   episode: Uint8Array
   /** Label of the episode in errors (its file name). */
   source: string
-  /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
+  /** Chromium executable; default findChromium's (`AWB_CHROMIUM`, else the headless shell, else a full browser). */
   executablePath?: string | undefined
   /** The caller handles SIGINT / SIGTERM itself (exports, then closes); Playwright must not exit the process. */
   hasOwnSignalHandling?: boolean | undefined

@@ -4,6 +4,7 @@
 import { base64ToBytes, bytesToBase64 } from '../shared/base64.ts'
 import { ScoringError } from '../scoring/index.ts'
 import type { NearestAnswers, NearestDevice, NearestGroup } from '../scoring/gpu/index.ts'
+import { findChromium } from '../shared/chromium.ts'
 import { openBrowserPage, type BrowserPage } from './browser-page.ts'
 import { GPU_NEAREST_GLOBAL, GpuInfoSchema, GpuNearestResponseSchema, type GpuInfo, type GpuNearestPageApi, type GpuNearestRequest } from './gpu-nearest-messages.ts'
 
@@ -13,7 +14,7 @@ export const GPU_BATCH_TIMEOUT_MS = 600_000
 export interface OpenPageDeviceOptions {
   /** Chromium flags added for hardware WebGL2 (one of CHROMIUM_GPU_ARG_SETS); none = SwiftShader as everywhere else. */
   extraArgs?: readonly string[]
-  /** Chromium executable; default as openBrowserPage. */
+  /** Chromium executable; default `AWB_CHROMIUM`, then a full browser before the headless shell (findChromium's `hardware-gpu`). */
   executablePath?: string
 }
 
@@ -59,7 +60,7 @@ export class PageNearestDevice implements NearestDevice {
     try {
       browserPage = await openBrowserPage({
         file: 'gpu-nearest.html', readyGlobal: GPU_NEAREST_GLOBAL, extraArgs: options.extraArgs ?? [], extraDependencies: ['gpu.js'],
-        ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+        executablePath: options.executablePath ?? findChromium(process.env, 'hardware-gpu'),
       })
     } catch (cause) {
       throw new ScoringError('SCORING_GPU_UNAVAILABLE', `the GPU scoring page did not open: ${describe(cause)}; use --backend cpu`, { cause })

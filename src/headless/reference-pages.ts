@@ -32,7 +32,7 @@ export interface ReferencePageInput {
 }
 
 export interface ReferencePageRendererOptions {
-  /** Chromium executable; default `AWB_CHROMIUM`, then the usual Debian/Chrome paths. */
+  /** Chromium executable; default findChromium's (`AWB_CHROMIUM`, else the headless shell, else a full browser). */
   executablePath?: string
   /** Limit of each page, in milliseconds (default `REFERENCE_PAGE_TIMEOUT_MS`). */
   pageTimeoutMs?: number
