@@ -13,11 +13,12 @@ async function moduleAgent(file: string): Promise<StartSampleResponse['agent']> 
   return { kind: 'module', source, realm: await commands.awbTestRealmCode({ kind: 'module', path: `${AGENTS}/${file}` }) }
 }
 
-interface Logged { level: string; args: unknown[] }
+/** A console call of the realm, and when the page received it. */
+interface Logged { level: string; args: unknown[]; at: number }
 
 async function runModule(file: string, start: Partial<StartSampleResponse> = {}, deps: Partial<RunSampleDeps> = {}) {
   const logged: Logged[] = []
-  const sink = (level: string) => (...args: unknown[]) => { logged.push({ level, args }) }
+  const sink = (level: string) => (...args: unknown[]) => { logged.push({ level, args, at: performance.now() }) }
   const fake = fakeHost({ agent: await moduleAgent(file), ...start })
   const report = await runSample(fake.host, {
     mujoco: await loadMujoco(),
@@ -45,7 +46,7 @@ describe('a page agent module in its realm', () => {
       toolCalls: 2,
     })
     expect(JSON.parse(finished[0]!.execution.final_answer!)).toMatchObject({ status: 'completed', tools: 12 })
-    expect(logged).toEqual([
+    expect(logged.map(({ level, args }) => ({ level, args }))).toEqual([
       { level: 'info', args: ['realm agent loaded', { at: 'top level' }] },
       { level: 'log', args: ['realm agent running', 'Assemble.', 1, true] },
       { level: 'warn', args: ['realm agent done'] },
@@ -74,7 +75,20 @@ describe('a page agent module in its realm', () => {
     expect(findings.workerFromServer).toMatch(/^error: /)
   })
 
+  // Bounded, so that it fails where the next test would freeze this page for good: a Chromium without site isolation
+  // (the headless shell without CHROMIUM_ARGS' --site-per-process) runs the realm on the page's own thread.
+  let realmHasOwnProcess = false
+  it('runs on a thread of its own: the page receives its messages while it is busy', async () => {
+    const { report, logged } = await runModule('busy-agent.ts')
+    expect(report.failure).toBeUndefined()
+    const at = (text: string) => logged.find(entry => entry.args[0] === text)?.at ?? Number.NaN
+    // The realm is busy for 1.5 s between its two messages: a page sharing its thread receives both only afterwards.
+    expect(at('busy: end') - at('busy: start'), 'the agent realm shares the page\'s renderer thread (site isolation off?)').toBeGreaterThan(1000)
+    realmHasOwnProcess = true
+  })
+
   it('is ended at its time limit when it spins, without blocking the page, and its frame is removed', async () => {
+    if (!realmHasOwnProcess) throw new Error('not run: the realm shares the page\'s thread (the test above), so a spinning agent would freeze this page for good')
     const started = performance.now()
     let ticks = 0
     const ticker = setInterval(() => { ticks++ }, 50)
