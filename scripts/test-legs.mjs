@@ -14,6 +14,7 @@
 //   node scripts/test-legs.mjs --lock vitest-4.1    rewrite that leg's package.json and package-lock.json
 //   node scripts/test-legs.mjs --record-durations   rewrite test/file-seconds.json from the default leg's last report
 //   node scripts/test-legs.mjs --leg default -- test/unit/scoring    extra arguments go to `vitest run`
+//   node scripts/test-legs.mjs --step-limit 60      stop a leg's step (type-check, suite) after 60 minutes, not 40
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -133,14 +134,35 @@ function reporterArgs(name) {
 }
 
 /**
+ * How long one step of a leg may run. README's test command takes about 10 minutes on two cores; a step still running
+ * after this is stuck (a test whose browser page froze never times out: Vitest's test timeouts run inside the page),
+ * and stopping it here prints the legs' summary long before a CI job's own limit would end the job without one.
+ */
+const STEP_TIME_LIMIT_MS = Number(flag('--step-limit') ?? 40) * 60_000
+if (!(STEP_TIME_LIMIT_MS > 0)) throw new Error(`--step-limit ${flag('--step-limit')}: expected a number of minutes above 0`)
+
+/** Names of the steps stopped at STEP_TIME_LIMIT_MS, for the summary. */
+const stoppedSteps = []
+
+/**
  * Runs `command` and resolves whether it exited 0. Its output goes to ours, or, given `log` (a file descriptor), to
- * that file.
+ * that file. Past STEP_TIME_LIMIT_MS it is stopped (SIGTERM, then SIGKILL) and counts as failed.
  */
 function stepAsync(command, args, options, log) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { stdio: log === undefined ? 'inherit' : ['ignore', log, log], ...options })
+    let killer
+    const limit = setTimeout(() => {
+      stoppedSteps.push(`${command.split('/').pop()} ${args.slice(0, 2).map(arg => arg.split('/').pop()).join(' ')}`)
+      child.kill('SIGTERM')
+      killer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+    }, STEP_TIME_LIMIT_MS)
     child.on('error', reject)
-    child.on('close', code => resolvePromise(code === 0))
+    child.on('close', (code) => {
+      clearTimeout(limit)
+      clearTimeout(killer)
+      resolvePromise(code === 0)
+    })
   })
 }
 
@@ -270,6 +292,7 @@ async function main() {
     if (!one.passed) for (const line of failureLines(one.name)) console.log(line)
   }
   if (outcomes.length > 1) console.log(`  all ${outcomes.length} legs ${sequential ? 'one after another' : 'at once'} in ${Math.round((Date.now() - began) / 1000)} s`)
+  for (const stopped of stoppedSteps) console.log(`  stopped after ${STEP_TIME_LIMIT_MS / 60_000} min (--step-limit): ${stopped} (a test that never ended, e.g. a frozen browser page; the last files its log shows finished ran beside it)`)
   return outcomes.every(one => one.passed) ? 0 : 1
 }
 
