@@ -61,7 +61,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env, use: Chromium
   return candidates.find(isExecutable)
 }
 
-function isExecutable(path: string): boolean {
+/** Whether `path` is a file this process may execute. */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK)
     return true

@@ -1,6 +1,5 @@
 // The settings table (src/settings): every row agrees with its schema, every example is accepted, and a bad value of
 // any setting stops a run at start with a coded error naming the variable (or option) and an accepted example.
-import { accessSync, constants } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,7 +13,7 @@ import {
   AGENT_PROGRAM_VARIABLES, AssemblyWorldOptionsSchema, EnvironmentOnlySettingsSchema, exampleAssignment, INTERNAL_VARIABLES, sandboxSettingsFromEnv,
   settingFromEnv, SettingsError, USER_VARIABLE_NAMES, USER_VARIABLES,
 } from '../../../src/settings/index.ts'
-import { findChromium } from '../../../src/shared/chromium.ts'
+import { findChromium, isExecutable } from '../../../src/shared/chromium.ts'
 
 let root: string
 
@@ -118,7 +117,7 @@ describe('one setting outside a run', () => {
 
   // Where set-up installed both of Debian's builds (as on CI), pages must run on the lighter shell (2.5 CPU-s less per
   // block run) and the GPU page on the full browser its flags are written for.
-  it.runIf(canRun('/usr/bin/chromium-headless-shell') && canRun('/usr/bin/chromium'))('findChromium picks the headless shell for pages and the full browser for the GPU page', () => {
+  it.runIf(isExecutable('/usr/bin/chromium-headless-shell') && isExecutable('/usr/bin/chromium'))('findChromium picks the headless shell for pages and the full browser for the GPU page', () => {
     expect(findChromium({})).toBe('/usr/bin/chromium-headless-shell')
     expect(findChromium({}, 'hardware-gpu')).toBe('/usr/bin/chromium')
   })
@@ -131,12 +130,3 @@ describe('the documentation of the settings', () => {
     expect(USER_VARIABLE_NAMES.filter(name => !rows.some(row => new RegExp(`\\b${name}\\b`).test(row)))).toEqual([])
   })
 })
-
-function canRun(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
