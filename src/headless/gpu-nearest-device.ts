@@ -14,7 +14,7 @@ export const GPU_BATCH_TIMEOUT_MS = 600_000
 export interface OpenPageDeviceOptions {
   /** Chromium flags added for hardware WebGL2 (one of CHROMIUM_GPU_ARG_SETS); none = SwiftShader as everywhere else. */
   extraArgs?: readonly string[]
-  /** Chromium executable; default `AWB_CHROMIUM`, then a full browser before the headless shell (findChromium's `hardware-gpu`). */
+  /** Chromium executable; default `AWB_CHROMIUM`, else with `extraArgs` a full browser first (findChromium's `hardware-gpu`), without them as any page. */
   executablePath?: string
 }
 
@@ -60,7 +60,8 @@ export class PageNearestDevice implements NearestDevice {
     try {
       browserPage = await openBrowserPage({
         file: 'gpu-nearest.html', readyGlobal: GPU_NEAREST_GLOBAL, extraArgs: options.extraArgs ?? [], extraDependencies: ['gpu.js'],
-        executablePath: options.executablePath ?? findChromium(process.env, 'hardware-gpu'),
+        // A hardware flag set wants the full browser it is written for; without one the page is SwiftShader, as any page.
+        executablePath: options.executablePath ?? findChromium(process.env, (options.extraArgs ?? []).length > 0 ? 'hardware-gpu' : 'page'),
       })
     } catch (cause) {
       throw new ScoringError('SCORING_GPU_UNAVAILABLE', `the GPU scoring page did not open: ${describe(cause)}; use --backend cpu`, { cause })

@@ -30,7 +30,7 @@ export const CHROMIUM_GPU_ARG_SETS: readonly (readonly string[])[] = [
 
 /**
  * What a browser is started for: `page`, every page (block pages, headless pages, the suite's), or `hardware-gpu`, the
- * GPU scoring page, which tries to reach a hardware GPU with CHROMIUM_GPU_ARG_SETS.
+ * GPU scoring page when it tries to reach a hardware GPU with one of CHROMIUM_GPU_ARG_SETS.
  */
 export type ChromiumUse = 'page' | 'hardware-gpu'
 
@@ -41,8 +41,9 @@ const FULL_BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/b
 /**
  * Where each use looks, in order. Pages prefer the headless shell: a one-sample block run costs about 2.5 CPU-seconds
  * less with it than with the full browser in its headless mode (9.0 against 11.7, docs/development.md), and it renders
- * the same pixels (the suite's rendering tests pass on either). The GPU page prefers a full browser: its hardware flag
- * sets are written for the full browser's headless mode, the one bench/gpu-bundle.sh packs for GPU machines.
+ * the same pixels (`awb fixtures` renders awb-mini's 30 reference pages byte-identical on both, and equal to the
+ * committed ones). A hardware flag set prefers a full browser: those sets are written for the full browser's headless
+ * mode, the one bench/gpu-bundle.sh packs for GPU machines.
  */
 const CANDIDATES: Record<ChromiumUse, readonly string[]> = {
   'page': [HEADLESS_SHELL, ...FULL_BROWSERS],
