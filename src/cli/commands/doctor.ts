@@ -102,7 +102,7 @@ async function checkChromium(env: NodeJS.ProcessEnv): Promise<{ check: DoctorChe
   const path = findChromium(env)
   if (path === undefined) {
     const configured = readVariable(env, 'AWB_CHROMIUM')
-    const where = configured === undefined ? 'no Chromium at /usr/bin/chromium, chromium-browser, google-chrome(-stable)' : `AWB_CHROMIUM=${configured} is not an executable`
+    const where = configured === undefined ? 'no Chromium at /usr/bin/chromium-headless-shell, chromium, chromium-browser, google-chrome(-stable)' : `AWB_CHROMIUM=${configured} is not an executable`
     return { check: { status: 'failed', essential: true, detail: `${where}; install Chromium or set AWB_CHROMIUM to its path` }, path: undefined }
   }
   const version = await probeVersion(path, env)
