@@ -109,7 +109,7 @@ export const COMMANDS: CommandSpec[] = [
     options: [
       { flags: '--out <dir>', description: 'A new directory for the package (required for mini; full: default ~/.cache/assembly-world-bench/full-<seed>/awb-full)' },
       { flags: '--seed <n>', description: 'Generator seed (default 0: the committed fixtures/awb-mini, the committed full-size hash list)' },
-      { flags: '--size <mini|full>', description: 'mini: 20 evaluations, 2–8 parts; full: 100 evaluations over 80 shapes with the real part counts (about 15 min on 2 cores, 90 MB at the default sizes)' },
+      { flags: '--size <mini|full>', description: 'mini: 20 evaluations, 2–8 parts; full: 100 evaluations over 80 shapes with the real part counts (about 3 min on 2 idle cores, 90 MB at the default sizes)' },
       { flags: '--triangles <n>', description: 'full: triangle budget per part mesh, PartNet/IKEA/AssemblyBench; meshes are subdivided ×4 while they fit (default 4000; 0 keeps the recipes\' meshes)' },
       { flags: '--scan-triangles <n>', description: 'full: triangle budget per Fantastic Breaks fragment (default 16000)' },
       { flags: '--check', description: 'full: verify the package at --out (and its demonstrations) against fixtures/generator/full-size.sha256 instead of generating' },
