@@ -6,12 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-find_chromium() {
-  if [ -n "${AWB_CHROMIUM:-}" ] && [ -x "${AWB_CHROMIUM}" ]; then echo "$AWB_CHROMIUM"; return 0; fi
-  for candidate in /usr/bin/chromium-headless-shell /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome /usr/bin/google-chrome-stable; do
+# The paths src/shared/chromium.ts looks at for pages, in its order: the headless shell, then a full browser.
+full_browsers="/usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome /usr/bin/google-chrome-stable"
+first_executable() {
+  for candidate in "$@"; do
     if [ -x "$candidate" ]; then echo "$candidate"; return 0; fi
   done
   return 1
+}
+find_chromium() {
+  if [ -n "${AWB_CHROMIUM:-}" ] && [ -x "${AWB_CHROMIUM}" ]; then echo "$AWB_CHROMIUM"; return 0; fi
+  # shellcheck disable=SC2086 # one word per path
+  first_executable /usr/bin/chromium-headless-shell $full_browsers
 }
 
 # Debian's two Chromium builds, where apt-get can install them and AWB_CHROMIUM does not name another binary: the
@@ -22,7 +28,8 @@ if [ -z "${AWB_CHROMIUM:-}" ] && command -v apt-get >/dev/null 2>&1; then
   sudo_cmd=""
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
   apt_install() { DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$@" >/dev/null; }
-  has_full_browser() { [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-browser ] || [ -x /usr/bin/google-chrome ] || [ -x /usr/bin/google-chrome-stable ]; }
+  # shellcheck disable=SC2086 # one word per path
+  has_full_browser() { first_executable $full_browsers >/dev/null; }
   if ! has_full_browser || [ ! -x /usr/bin/chromium-headless-shell ]; then $sudo_cmd apt-get update -qq; fi
   if ! has_full_browser; then
     echo "setup: no Chromium found; installing Debian's chromium package"

@@ -77,18 +77,18 @@ describe('a page agent module in its realm', () => {
 
   // Bounded, so that it fails where the next test would freeze this page for good: a Chromium without site isolation
   // (the headless shell without CHROMIUM_ARGS' --site-per-process) runs the realm on the page's own thread.
-  let realmHasOwnProcess = false
+  let realmHasOwnThread = false
   it('runs on a thread of its own: the page receives its messages while it is busy', async () => {
     const { report, logged } = await runModule('busy-agent.ts')
     expect(report.failure).toBeUndefined()
     const at = (text: string) => logged.find(entry => entry.args[0] === text)?.at ?? Number.NaN
     // The realm is busy for 1.5 s between its two messages: a page sharing its thread receives both only afterwards.
     expect(at('busy: end') - at('busy: start'), 'the agent realm shares the page\'s renderer thread (site isolation off?)').toBeGreaterThan(1000)
-    realmHasOwnProcess = true
+    realmHasOwnThread = true
   })
 
   it('is ended at its time limit when it spins, without blocking the page, and its frame is removed', async () => {
-    if (!realmHasOwnProcess) throw new Error('not run: the realm shares the page\'s thread (the test above), so a spinning agent would freeze this page for good')
+    if (!realmHasOwnThread) throw new Error('not run: the realm shares the page\'s thread (the test above), so a spinning agent would freeze this page for good')
     const started = performance.now()
     let ticks = 0
     const ticker = setInterval(() => { ticks++ }, 50)
