@@ -16,6 +16,7 @@ import type { BrowserProviderOption } from 'vitest/node'
 import { AwbError, type AwbErrorOptions } from '../../src/shared/errors.ts'
 import type { OrchestratorRpc, RecoveryInternals, VitestAdapter } from './adapter.ts'
 import { orchestratorProblem } from './orchestrator-loaded.ts'
+import { ignoreStaleFrameRace } from './stale-frame-race.ts'
 
 /** How often one block's page may be lost and reopened in a run; the next loss ends that block (`onGiveUp`). */
 export const MAX_PAGE_RECOVERIES = 3
@@ -131,6 +132,7 @@ function installRecovery(provider: PlaywrightFields, internals: RecoveryInternal
   provider.openPage = async (sessionId, url, options) => {
     // Vitest 5 closes an idle provider and opens it again for a later run (watch mode): in use again, it recovers again.
     closing = false
+    ignoreStaleFrameRace(hooks.log)
     await openPage(sessionId, url, options)
     const page = provider.pages.get(sessionId)
     const browser = provider.browser
