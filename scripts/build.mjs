@@ -15,7 +15,9 @@ const ASSET_FOLDERS = ['src', 'plugin', 'suites', 'reporters', 'fixtures/generat
 const ASSET_FILE = /\.(html|json)$/
 
 rmSync(staging, { recursive: true, force: true })
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+// Through package.json's `bin`: TypeScript 7 exports no `typescript/bin/tsc` subpath (5.x has no `exports` at all).
+const typescriptManifest = createRequire(import.meta.url).resolve('typescript/package.json')
+const tsc = join(dirname(typescriptManifest), JSON.parse(readFileSync(typescriptManifest, 'utf8')).bin.tsc)
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
 
 let copied = 0

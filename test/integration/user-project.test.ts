@@ -184,7 +184,7 @@ describe.concurrent.each(userNodes())('a user project on $label', ({ label, bin,
       expect(output).not.toMatch(MODULE_TYPE_WARNING)
     }, 120_000)
 
-    it('type-checks a config that imports the plugin and the installed page agent example, copied as docs/agents.md says', async () => {
+    it(`type-checks, with TypeScript ${manifest.devDependencies.typescript} (the leg's), a config that imports the plugin and the installed page agent example, copied as docs/agents.md says`, async () => {
       await run('cp', [join(project, EXAMPLES, 'page-agent', 'agent.ts'), join(project, 'agent.ts')])
       await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
         compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: [] },
