@@ -15,11 +15,12 @@
 //   node scripts/test-legs.mjs --record-durations   rewrite test/file-seconds.json from the default leg's last report
 //   node scripts/test-legs.mjs --leg default -- test/unit/scoring    extra arguments go to `vitest run`
 //   node scripts/test-legs.mjs --step-limit 60      stop a leg's step (type-check, suite) after 60 minutes, not 40
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { legManifest } from './leg-manifest.mjs'
+import { runTimedStep } from './timed-step.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const CONFIG = JSON.parse(readFileSync(join(ROOT, 'test', 'legs', 'legs.json'), 'utf8'))
@@ -146,24 +147,12 @@ const stoppedSteps = []
 
 /**
  * Runs `command` and resolves whether it exited 0. Its output goes to ours, or, given `log` (a file descriptor), to
- * that file. Past STEP_TIME_LIMIT_MS it is stopped (SIGTERM, then SIGKILL) and counts as failed.
+ * that file. Past STEP_TIME_LIMIT_MS it is stopped with everything it started (scripts/timed-step.mjs) and counts as failed.
  */
-function stepAsync(command, args, options, log) {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { stdio: log === undefined ? 'inherit' : ['ignore', log, log], ...options })
-    let killer
-    const limit = setTimeout(() => {
-      stoppedSteps.push(`${command.split('/').pop()} ${args.slice(0, 2).map(arg => arg.split('/').pop()).join(' ')}`)
-      child.kill('SIGTERM')
-      killer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    }, STEP_TIME_LIMIT_MS)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(limit)
-      clearTimeout(killer)
-      resolvePromise(code === 0)
-    })
-  })
+async function stepAsync(command, args, options, log) {
+  const { passed, stopped } = await runTimedStep(command, args, { spawnOptions: options, log, stop: AbortSignal.timeout(STEP_TIME_LIMIT_MS) })
+  if (stopped) stoppedSteps.push(`${command.split('/').pop()} ${args.slice(0, 2).map(arg => arg.split('/').pop()).join(' ')}`)
+  return passed
 }
 
 /**
