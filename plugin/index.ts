@@ -19,6 +19,7 @@ import { assertKnownKeys, BUNDLED_BENCHMARK, isUnsandboxedRun, resolveOptions, t
 import { openPackageOnce } from './verify-progress.ts'
 import { PerTestRun, RunningTests } from './running-tests.ts'
 import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
+import { refuseHostActions } from '../src/shared/host-actions.ts'
 import type { BlockContext } from './types.ts'
 import { missingVitestUiNotice } from './vitest-ui.ts'
 import { blockOfConfiguredProject, drainOnInterrupt, guardBrowserApi, guardFsPathForms, guardRunCancel, installOfferedReporters, onRefusal, rememberVitest, offerReporters, recoveringPlaywright, refusedVitestCommands, reportCapabilitiesOnce, runningAdapter, stableShards, useBlockJUnit, verifyBlockProject, type PageLoss } from './vitest-compat/index.ts'
@@ -234,6 +235,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const settings = resolved
       // Vitest's browser API and Vite's HMR socket only from the run's own pages, each for its own project.
       guardBrowserApi(server)
+      // No page or local process makes this machine start a program (Vite's /__open-in-editor): src/shared/host-actions.ts.
+      server.middlewares.use(refuseHostActions)
       const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(runProtectedDirs(settings, pkg.root)) }))
       server.middlewares.use((req, res, next) => {
         // Fails closed: if the package could not be opened, nothing is served (the run stops on that error anyway).

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright'
 import { createServer, type ViteDevServer } from 'vite'
 import { CHROMIUM_ARGS, findChromium } from '../shared/chromium.ts'
+import { refuseHostActions } from '../shared/host-actions.ts'
 import { RenderError } from '../render/index.ts'
 import { ENCLOSING_NODE_MODULES, MODULES_ROOT, PACKAGE_ROOT } from '../shared/package-root.ts'
 import { PREBUNDLED_DEPENDENCIES } from '../shared/prebundled-dependencies.ts'
@@ -141,6 +142,8 @@ async function startPageServer(file: string, hasOwnSignalHandling: boolean, extr
       // failed scan makes Vite skip pre-bundling altogether.
       optimizeDeps: { entries: [file], include: [...PREBUNDLED_DEPENDENCIES, ...extraDependencies] },
       server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, fs: { strict: true, allow: SERVED_ROOTS, deny: DENIED_FILES } },
+      // Any local process reaches this port: none may make the host start a program through it.
+      plugins: [{ name: 'awb:refuse-host-actions', configureServer: server => void server.middlewares.use(refuseHostActions) }],
     })
     const listening = await server.listen()
     // Vite's dev server exits the process on SIGTERM and when stdin ends (its CLI behaviour). A caller that

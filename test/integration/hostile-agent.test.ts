@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -43,6 +43,10 @@ interface Attack {
   /** The ancestors' origins the realm could see (Chromium's location.ancestorOrigins). */
   realmAncestors: string[]
   fromOutside: ProbeOutcome[]
+  /** This process's requests for Vite's /__open-in-editor, on the page's server and on the UI's. */
+  hostActionsFromOutside: ProbeOutcome[]
+  /** Where the run's LAUNCH_EDITOR program (a stand-in for the user's editor) writes each file it is started on. */
+  editorLog: string
   /** The realm's probes, from inside the agent's frame. */
   realm: ProbeOutcome[]
   before: ProbeOutcome[]
@@ -163,6 +167,15 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     ...[attack.evaluationPath, `${attack.evaluationPath.replace(/\/cache\//, '/cache/./')}`].map((path, i) => ({ id: `vitest-ui:attachment-route-${i}`, kind: 'eval' as const, code: `
       const response = await fetch('http://localhost:${attack.uiPort}/__vitest_attachment__?path=' + encodeURIComponent(${JSON.stringify(path)}) + '&contentType=text/plain&token=' + encodeURIComponent(String(window.VITEST_API_TOKEN)))
       return { status: response.status, body: (await response.text()).slice(0, 300) }` })),
+    // Vite's /__open-in-editor starts a program on the host for any GET: on the page's own server, in another letter
+    // case (connect matches routes case-insensitively) and on the UI's server (readable from the page: localhost CORS).
+    { id: 'host-action:open-in-editor', kind: 'eval', code: `
+      const answers = {}
+      for (const url of ['/__open-in-editor?file=package.json', '/__OPEN-IN-EDITOR?file=package.json', 'http://localhost:${attack.uiPort}/__open-in-editor?file=package.json']) {
+        const response = await fetch(url)
+        answers[url] = response.status + ' ' + (await response.text()).slice(0, 200)
+      }
+      return answers` },
   ]
   const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]).toString('base64')
   const finishReport = {
@@ -229,6 +242,8 @@ function realmProbes(attack: Pick<Attack, 'evaluationPath'>, origin: string): Pr
     { id: 'realm:fetch-evaluation-no-cors', kind: 'fetch', url: evaluationUrl, mode: 'no-cors' },
     { id: 'realm:fetch-browser-api', kind: 'fetch', url: `${origin}/__vitest_browser_api__` },
     { id: 'realm:fetch-package-json', kind: 'fetch', url: `${origin}/package.json` },
+    // Its answer is unreadable (opaque), but the request reaches the server: enough to start a program there.
+    { id: 'realm:open-in-editor-no-cors', kind: 'fetch', url: `${origin}/__open-in-editor?file=package.json`, mode: 'no-cors' },
     { id: 'realm:script-evaluation', kind: 'script', src: `${evaluationUrl}?import` },
     { id: 'realm:script-source', kind: 'script', src: `${origin}/src/agents/prompt.ts` },
     { id: 'realm:websocket-tester', kind: 'websocket', url: `${ws}/__vitest_browser_api__?type=tester&rpcId=awb-hostile&sessionId=awb-hostile&projectName=${BLOCK}&method=run&token=0` },
@@ -302,7 +317,11 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   const victimPath = join(projectScratch, 'victim.txt')
   await writeFile(victimPath, 'keep me')
   const [uiPort] = await freePorts(1)
-  const result: Attack = { uiPort: uiPort!, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
+  // The run's editor, as Vite would start it for /__open-in-editor: it records the file it is started on.
+  const editorLog = join(scratch, 'editor-launched.txt')
+  const editor = join(scratch, 'editor.sh')
+  await writeFile(editor, `#!/bin/sh\necho "$@" >> '${editorLog}'\n`, { mode: 0o755 })
+  const result: Attack = { uiPort: uiPort!, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], hostActionsFromOutside: [], editorLog, realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
   const probes = pageProbes(result)
 
   // The page accomplice asks for its turn at setup and is answered when the agent hands it over; the agent waits
@@ -328,6 +347,9 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
         // Another process on the same port, while the sample is open: the same URLs, raw.
         const fetches = probes.before.filter((probe): probe is Extract<Probe, { kind: 'fetch' }> => probe.kind === 'fetch')
         if (result.origin !== undefined) for (const probe of fetches) result.fromOutside.push(await rawGet(result.origin, probe.url))
+        for (const origin of [result.origin, `http://127.0.0.1:${uiPort}`]) {
+          if (origin !== undefined) result.hostActionsFromOutside.push(await rawGet(origin, '/__open-in-editor?file=package.json'))
+        }
         givePageTurn!(probes)
         await Promise.race([pageFinished, new Promise(resolvePromise => setTimeout(resolvePromise, 90_000))])
         res.end('{}')
@@ -369,6 +391,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
         AWB_RUNS: runsDir,
         AWB_AGENT: AGENT,
         AWB_TIMEOUT_SECONDS: '120',
+        LAUNCH_EDITOR: editor,
         // Secrets of the user's environment: none may reach the page.
         OPENAI_API_KEY: `sk-${canary}`,
         ANTHROPIC_API_KEY: `sk-ant-${canary}`,
@@ -485,6 +508,18 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
     }
     expect(result.fromOutside).toHaveLength(fetches.length)
     expectNoGroundTruth(result, [...fetches, ...result.fromOutside])
+  })
+
+  it('cannot make this machine start a program through Vite\'s /__open-in-editor: not from the page, its realm or another process', () => {
+    const answers = JSON.parse(outcome(result.before, 'host-action:open-in-editor').value ?? '{}') as Record<string, string>
+    expect(Object.keys(answers)).toHaveLength(3)
+    const refusal = /^403 Refused: during a benchmark run no page or local process may make this machine open a file in an editor/
+    for (const [url, answer] of Object.entries(answers)) expect(answer, url).toMatch(refusal)
+    expect(outcome(result.realm, 'realm:open-in-editor-no-cors')).toMatchObject({ status: 0, body: '' })
+    expect(result.hostActionsFromOutside).toHaveLength(2)
+    for (const entry of result.hostActionsFromOutside) expect(`${entry.status} ${entry.body}`, entry.id).toMatch(refusal)
+    // The run has ended, so its programs have too (the editor would share its output pipes): none was ever started.
+    expect(existsSync(result.editorLog), `started on: ${existsSync(result.editorLog) ? readFileSync(result.editorLog, 'utf8') : ''}`).toBe(false)
   })
 
   it('cannot import ground truth as a module', () => {

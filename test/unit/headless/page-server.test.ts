@@ -66,3 +66,21 @@ describe('headless page server', () => {
     }
   })
 })
+
+describe('headless page server, host actions', () => {
+  it('refuses Vite\'s /__open-in-editor, which would start a program on this machine for any local process', async () => {
+    // Were the route served, the program would be this harmless one, not the user's editor.
+    const launchEditor = process.env.LAUNCH_EDITOR
+    process.env.LAUNCH_EDITOR = 'true'
+    try {
+      for (const path of [`/__open-in-editor?file=${encodeURIComponent(join(PACKAGE_ROOT, 'package.json'))}`, '/__OPEN-IN-EDITOR?file=package.json']) {
+        const response = await fetch(`${opened.origin}${path}`)
+        expect(response.status, path).toBe(403)
+        expect(await response.text(), path).toMatch(/^Refused: during a benchmark run no page or local process may make this machine open a file in an editor/)
+      }
+    } finally {
+      if (launchEditor === undefined) delete process.env.LAUNCH_EDITOR
+      else process.env.LAUNCH_EDITOR = launchEditor
+    }
+  })
+})
