@@ -134,6 +134,8 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     ...rpcPathForms(attack).map(([id, path]) => ({ id: `vitest-rpc:readSnapshotFile-${id}`, kind: 'rpc' as const, method: 'readSnapshotFile', args: [path] })),
     // Vitest's other readers behind the same check: snapshot data (evaluated by Node when exec is on) and mock resolution.
     ...rpcPathForms(attack).map(([id, path]) => ({ id: `vitest-rpc:readSnapshotFileData-${id}`, kind: 'rpc' as const, method: 'readSnapshotFileData', args: [path] })),
+    // Vitest 5's benchmark-result reader returns any JSON file it may load, parsed (4.1 has none).
+    ...[['plain', attack.evaluationPath] as [string, string], ...rpcPathForms(attack)].map(([id, path]) => ({ id: `vitest-rpc:readBenchmarkResult-${id}`, kind: 'rpc' as const, method: 'readBenchmarkResult', args: [path] })),
     { id: 'vitest-rpc:saveSnapshotFile', kind: 'rpc', method: 'saveSnapshotFile', args: [attack.plantedPath, 'export const planted = true\n'] },
     { id: 'vitest-rpc:removeSnapshotFile', kind: 'rpc', method: 'removeSnapshotFile', args: [attack.victimPath] },
     // Our commands: another block, another sample, this sample again, paths for names, services of other agents.
@@ -541,6 +543,12 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
       const data = outcome(result.before, `vitest-rpc:readSnapshotFileData-${id}`)
       expect(data.error, `readSnapshotFileData ${id} → ${JSON.stringify(data.value)?.slice(0, 120)}`).toMatch(/Access denied|"readSnapshotFileData" not found/)
       expect(data.value).toBeUndefined()
+    }
+    for (const [id] of [['plain'], ...rpcPathForms(result)]) {
+      // Denied by server.fs, or (a path outside the project) by Vitest's own root check; 4.1 has no such reader.
+      const read = outcome(result.before, `vitest-rpc:readBenchmarkResult-${id}`)
+      expect(read.error, `readBenchmarkResult ${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied|resolves outside the project root|"readBenchmarkResult" not found/)
+      expect(read.value).toBeUndefined()
     }
     expect(existsSync(result.plantedPath)).toBe(false)
     expect(existsSync(result.victimPath)).toBe(true)
