@@ -14,9 +14,10 @@ import { TESTED_CLI_VERSIONS } from '../../src/agents/cli/tested-versions.ts'
  */
 export const PINNED_CLIS = {
   ...TESTED_CLI_VERSIONS,
-  // The v1 line: Inspector 2.x needs Node ≥ 22.19; 1.0.3's CLI mode runs on Node 20 (its engines field says 22,
-  // for the web UI we do not start). The separate inspector-cli package cannot run outside this one.
-  inspector: { pkg: '@modelcontextprotocol/inspector', bin: 'mcp-inspector', versions: ['1.0.3'] },
+  // The last of the 1.x line (a client on MCP SDK 1.x) and `latest` on 2026-12-06 (2.x, a client on the MCP SDK 2 packages,
+  // what `npx @modelcontextprotocol/inspector` gets; it needs Node ≥ 22.19, the default leg's Node is 24). The separate
+  // inspector-cli package cannot run outside this one.
+  inspector: { pkg: '@modelcontextprotocol/inspector', bin: 'mcp-inspector', versions: ['1.0.3', '2.12.0'] },
 } as const satisfies Record<string, { pkg: string, bin: string, versions: readonly string[] }>
 
 export type PinnedCli = keyof typeof PINNED_CLIS
