@@ -144,6 +144,8 @@ if (!(STEP_TIME_LIMIT_MS > 0)) throw new Error(`--step-limit ${flag('--step-limi
 
 /** Names of the steps stopped at STEP_TIME_LIMIT_MS, for the summary. */
 const stoppedSteps = []
+/** Legs whose type-check failed, for the summary (a failed type-check has no line in a leg's test report). */
+const failedTypeChecks = new Set()
 
 /**
  * Runs `command` and resolves whether it exited 0. Its output goes to ours, or, given `log` (a file descriptor), to
@@ -165,7 +167,10 @@ async function runDefaultLeg(bin, env, log) {
     stepAsync(node, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, env }, log),
     stepAsync(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'test/vitest.config.ts', ...reporterArgs('default'), ...vitestArgs], { cwd: ROOT, env }, log),
   ])
-  if (!typed) console.log('test-legs: the type-check (tsc -p tsconfig.json) failed; its errors are above')
+  if (!typed) {
+    console.log('test-legs: the type-check (tsc -p tsconfig.json) failed; its errors are above')
+    failedTypeChecks.add('default')
+  }
   return typed && tested
 }
 
@@ -278,6 +283,7 @@ async function main() {
   console.log('\ntest legs:')
   for (const one of outcomes) {
     console.log(`  ${one.passed ? 'passed' : 'FAILED'}  ${one.name} (Vitest ${one.vitest}, Node ${one.version}) in ${one.seconds} s`)
+    if (failedTypeChecks.has(one.name)) console.log('    the type-check (tsc -p tsconfig.json) failed: its errors are in the leg\'s output above')
     if (!one.passed) for (const line of failureLines(one.name)) console.log(line)
   }
   if (outcomes.length > 1) console.log(`  all ${outcomes.length} legs ${sequential ? 'one after another' : 'at once'} in ${Math.round((Date.now() - began) / 1000)} s`)

@@ -15,7 +15,8 @@ type DenyMatcher = (path: string) => boolean
 
 /** The resolved config fields the guard reads and replaces. */
 interface FsConfig {
-  server: { fs: { strict: boolean; allow: string[] } }
+  /** `strict` is `'extended'` as well from Vite 8.4 on (every module checked before the load hooks). */
+  server: { fs: { strict: boolean | string; allow: string[] } }
 }
 
 /**

@@ -4,13 +4,21 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { isFileLoadingAllowed, resolveConfig, type ResolvedConfig } from 'vite'
+import { isFileLoadingAllowed as viteIsFileLoadingAllowed, resolveConfig, type ResolvedConfig } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { guardFsPathForms } from '../../../plugin/vitest-compat/index.ts'
 
 let root: string
 let pkg: string
 let evaluation: string
+
+/**
+ * Vite's loading check, given the resolved top-level config as @vitest/browser's file readers give it (Vite 8.4 types
+ * the parameter as an environment's config; the top-level one carries every field the check reads).
+ */
+function isFileLoadingAllowed(config: ResolvedConfig, path: string): boolean {
+  return viteIsFileLoadingAllowed(config as Parameters<typeof viteIsFileLoadingAllowed>[0], path)
+}
 
 async function viteConfig(): Promise<ResolvedConfig> {
   return resolveConfig({ root, configFile: false, logLevel: 'silent', server: { fs: { allow: [root], deny: ['.env', '**/evaluation.json', pkg, `${pkg}/**`] } } }, 'serve')
