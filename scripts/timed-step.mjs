@@ -4,15 +4,15 @@
 // that outlived the step would keep a CI machine busy after the summary was printed.
 
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 
 /**
  * Runs `command` (stdio: inherited, or `log`, a file descriptor, for stdout and stderr) and resolves
- * `{ passed, stopped }`: passed when it exited 0 unstopped; stopped when `stop` (e.g. `AbortSignal.timeout(ms)`) fired while it
- * ran. A stopped step gets SIGTERM (Vitest then closes its browsers and child runs itself); `graceMs` later, or as
- * soon as the step has exited, the step and every process it started that is still alive are killed: every
- * descendant seen from the stop on (the process table is read at the stop, every SURVEY_MS during the grace and at the
- * end), so a process orphaned during the grace is killed too, unless it was both started and orphaned between two reads.
+ * `{ passed, stopped }`: passed when it exited 0 and was not stopped; stopped when `stop` (e.g.
+ * `AbortSignal.timeout(ms)`) fired while it ran. A stopped step gets SIGTERM (Vitest then closes its browsers and child
+ * runs itself); `graceMs` later, or as soon as the step has exited, the step and every process it started that is
+ * still alive are killed: every descendant seen from the stop on (the process table is read at the stop, every
+ * SURVEY_MS during the grace and at the end), so a process orphaned during the grace is killed too, unless it was both
+ * started and orphaned between two reads.
  */
 export function runTimedStep(command, args, { spawnOptions = {}, log, stop, graceMs = 15_000 }) {
   return new Promise((resolvePromise, reject) => {
