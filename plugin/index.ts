@@ -18,7 +18,7 @@ import { createInputRoute, sharedInputGrants } from './input-route.ts'
 import { assertKnownKeys, BUNDLED_BENCHMARK, isUnsandboxedRun, resolveOptions, thresholdsFor, type AssemblyWorldOptions } from './options.ts'
 import { openPackageOnce } from './verify-progress.ts'
 import { PerTestRun, RunningTests } from './running-tests.ts'
-import { createServeGuard, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
+import { createServeGuard, earlierRunFolders, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
 import { refuseHostActions } from '../src/shared/host-actions.ts'
 import type { BlockContext } from './types.ts'
 import { missingVitestUiNotice } from './vitest-ui.ts'
@@ -65,6 +65,12 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
   const getResolved = (root: string) => (resolved ??= resolveOptions(options, process.env, root))
   // Verified once per process and package (the root config and every block project's run this), not per instance.
   const getPackage = (root: string) => (opened ??= openPackageOnce(getResolved(root).benchmark))
+  // What no page, bundle or agent of the run may read (serve-guard.ts), the earlier runs it reads included.
+  let protectedDirs: Promise<string[]> | undefined
+  const getProtectedDirs = (root: string) => (protectedDirs ??= getPackage(root).then(async (pkg) => {
+    const settings = getResolved(root)
+    return runProtectedDirs({ ...settings, earlierRuns: await earlierRunFolders(settings) }, pkg.root)
+  }))
   // The files page agents were bundled from: a change to one reruns the block projects in watch mode (the page never
   // imports them, so Vitest's module graph does not know them), and the Vite servers watch them.
   const agentInputs = new Set<string>()
@@ -92,7 +98,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       inputs: sharedInputGrants(),
       // Page agents' code is bundled here, once per run (a rerun after an agent edit bundles the edit), and handed to
       // the page with each sample's start; no bundle may read what the page may not (defence:bundle-reads).
-      agentRealm: createAgentRealmBundler({ root, protectedDirs: expandProtectedDirs(runProtectedDirs(settings, pkg.root)), onBundled: watchAgentInputs }),
+      agentRealm: createAgentRealmBundler({ root, protectedDirs: expandProtectedDirs(await getProtectedDirs(root)), onBundled: watchAgentInputs }),
       recordedOptions: { command: 'vitest', ...settings, argv: process.argv.slice(2) },
       awaitRunningTest: (block, sampleId) => runningTests.awaitRunning(block, sampleId),
       onPageHung: (block, reason) => {
@@ -126,7 +132,7 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
       const shared = {
         optimizeDeps: { include: [...PREBUNDLED_DEPENDENCIES] },
         // Every Vite server of the run (the block projects' browser servers included) refuses the answers.
-        server: { fs: { deny: fsDenyPatterns(runProtectedDirs(settings, pkg.root)) } },
+        server: { fs: { deny: fsDenyPatterns(await getProtectedDirs(root)) } },
       }
       // Vitest resolves each project's config through the same plugins: add projects only at the root.
       if (userConfig.test?.name !== undefined) return shared
@@ -227,17 +233,16 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.
-      if (opened === undefined || resolved === undefined) return
+      if (opened === undefined || resolved === undefined || protectedDirs === undefined) return
       // Its watcher (watch mode) also watches the agent's files bundled so far and to come.
       viteServers.push(server)
       if (agentInputs.size > 0) server.watcher.add([...agentInputs])
-      // First of all middlewares: nothing of the package, the runs or the demonstrations leaves this server.
-      const settings = resolved
       // Vitest's browser API and Vite's HMR socket only from the run's own pages, each for its own project.
       guardBrowserApi(server)
       // No page or local process makes this machine start a program (Vite's /__open-in-editor): src/shared/host-actions.ts.
       server.middlewares.use(refuseHostActions)
-      const guard = opened.then(pkg => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(runProtectedDirs(settings, pkg.root)) }))
+      // Before Vite's own middlewares: nothing of the package, the runs or the demonstrations leaves this server.
+      const guard = protectedDirs.then(dirs => createServeGuard({ root: server.config.root, protectedDirs: expandProtectedDirs(dirs) }))
       server.middlewares.use((req, res, next) => {
         // Fails closed: if the package could not be opened, nothing is served (the run stops on that error anyway).
         void guard.then(handle => handle(req, res, next), () => {

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { realpathSync } from 'node:fs'
 import { join, posix, resolve } from 'node:path'
+import { runFoldersOf } from '../src/runs/index.ts'
 import { BUNDLED_FIXTURES, BUNDLED_GENERATOR, PACKAGE_ROOT } from '../src/shared/package-root.ts'
 
 /** Vite's own default `server.fs.deny`: setting the option replaces it, so it is repeated here. */
@@ -111,21 +112,40 @@ function toPosix(path: string): string {
   return path.replace(/\\/g, '/')
 }
 
+/** The folders of a run's settings that hold answers, and the earlier runs it reads (`earlierRunFolders`). */
+export interface ProtectedSettings {
+  benchmark: string
+  runsRoot: string
+  demonstrations: string
+  agent: string
+  /** Run folders outside `runsRoot` the run reads: the baseline's and the resumed chain's (their final episodes solve samples). */
+  earlierRuns?: readonly string[] | undefined
+}
+
 /**
- * What no page of a run may read: the package, the runs (earlier final episodes solve samples), the demonstrations
- * (scripts that solve samples) and the bundled fixtures with their generator, from sources and compiled (a checkout
- * where `npm run build` ran has `dist/fixtures/generator` too). None may contain this project's own files, which the
- * page needs, nor a page agent module.
+ * What no page of a run may read: the package, the runs (earlier final episodes solve samples) wherever they lie (the
+ * runs folder, a baseline or resumed run kept elsewhere), the demonstrations (scripts that solve samples) and the
+ * bundled fixtures with their generator, from sources and compiled (a checkout where `npm run build` ran has
+ * `dist/fixtures/generator` too). None may contain this project's own files, which the page needs, nor a page agent module.
  */
-export function runProtectedDirs(settings: { benchmark: string; runsRoot: string; demonstrations: string; agent: string }, packageRoot: string): string[] {
-  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, BUNDLED_FIXTURES, BUNDLED_GENERATOR, join(PACKAGE_ROOT, 'dist', 'fixtures')]
+export function runProtectedDirs(settings: ProtectedSettings, packageRoot: string): string[] {
+  const dirs = [packageRoot, settings.benchmark, settings.runsRoot, settings.demonstrations, ...(settings.earlierRuns ?? []), BUNDLED_FIXTURES, BUNDLED_GENERATOR, join(PACKAGE_ROOT, 'dist', 'fixtures')]
   for (const dir of dirs) {
     if (PACKAGE_ROOT === dir || PACKAGE_ROOT.startsWith(`${dir}/`)) {
-      throw new Error(`assemblyWorld: ${dir} (benchmark, runsRoot or demonstrations) contains the plugin itself; agents must not read it, so it needs a folder of its own`)
+      throw new Error(`assemblyWorld: ${dir} (benchmark, runsRoot, demonstrations, or a baseline or resumed run) contains the plugin itself; agents must not read it, so it needs a folder of its own`)
     }
     if (settings.agent.startsWith(`${dir}/`)) {
-      throw new Error(`assemblyWorld: the agent module ${settings.agent} lies in ${dir}, which is never served to the page (benchmark, runs, demonstrations); move it elsewhere in the project`)
+      throw new Error(`assemblyWorld: the agent module ${settings.agent} lies in ${dir}, which is never served to the page (benchmark, runs, demonstrations, a baseline or resumed run); move it elsewhere in the project`)
     }
   }
   return [...new Set(dirs)]
+}
+
+/**
+ * The earlier runs a run reads, with every run they are made from: the baseline (`AWB_BASELINE`) and the run it
+ * resumes (`AWB_RESUME`; `latest` lies in `runsRoot`, protected anyway).
+ */
+export async function earlierRunFolders(settings: { baseline: string | undefined; resume: string | undefined }): Promise<string[]> {
+  const starts = [settings.baseline, settings.resume === 'latest' ? undefined : settings.resume].filter((dir): dir is string => dir !== undefined)
+  return (await Promise.all(starts.map(dir => runFoldersOf(dir)))).flat()
 }

@@ -2,7 +2,7 @@
 export { RunError, RUN_ERROR_CODES, type RunErrorCode } from './errors.ts'
 export { RUN_KIND, RUN_VERSION, RunJsonSchema, ResultJsonSchema, InputJsonSchema, type RunJson, type ResultJson, type InputJson } from './schemas.ts'
 export { readRun, type AttemptRecord, type RunRecord } from './read-run.ts'
-export { readRunChain } from './run-chain.ts'
+export { readRunChain, runFoldersOf } from './run-chain.ts'
 export { MergedRunWriter, type CreateMergedRunOptions, type MergedShard } from './merged-run.ts'
 export { selectAttempts, type SelectedAttempt } from './select-attempts.ts'
 export { MAX_CONVERSATION_BYTES, RunWriter, newRunId, type CreateRunOptions, type RunStatus } from './run-writer.ts'

@@ -91,3 +91,18 @@ async function readCached(dir: string, cache: Map<string, RunRecord>): Promise<R
   cache.set(run.dir, run)
   return run
 }
+
+/**
+ * The folder of `dir` and of every run it is made from (its resume chain, a merge's shards), for what must stay out of
+ * an agent's reach: their final episodes solve samples. As far as the records can be read: a folder that is no run
+ * (an `awb eval` output holding only metrics.jsonl) or a broken chain gives what was found, `dir` at least.
+ */
+export async function runFoldersOf(dir: string): Promise<string[]> {
+  const folders = new Set([resolve(dir)])
+  try {
+    for (const run of (await readRunGraph(dir)).runs) folders.add(run.dir)
+  } catch {
+    // The chain's own errors are the resume's or the comparison's to report, in their words.
+  }
+  return [...folders]
+}

@@ -75,6 +75,8 @@ export function resolveSettings(options: AssemblyWorldOptions, env: Environment,
   const benchmark = value.benchmark === undefined ? BUNDLED_BENCHMARK : resolve(root, value.benchmark)
   const demonstrations = value.demonstrations === undefined ? BUNDLED_DEMONSTRATIONS : resolve(root, value.demonstrations)
   const runsRoot = resolve(root, value.runsRoot ?? 'runs')
+  const resume = value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume)
+  const baseline = only.baseline === undefined ? undefined : finishedRun(only.baseline, root)
   return {
     benchmark,
     // A module path is made absolute here: the page imports it by that path, wherever Vitest was started.
@@ -91,17 +93,18 @@ export function resolveSettings(options: AssemblyWorldOptions, env: Environment,
     agentCommand: value.agentCommand === undefined ? undefined : { command: value.agentCommand[0]!, args: value.agentCommand.slice(1) },
     effort: value.effort,
     codexConfig: value.codexConfig ?? [],
-    resume: value.resume === undefined || value.resume === 'latest' ? value.resume : resolve(root, value.resume),
+    resume,
     retryFailed: value.retryFailed ?? false,
     sandbox: sandboxSettings({
       mode: value.sandbox,
       bwrap: value.bwrap,
-      // The answers, earlier runs' final episodes and the scripts that solve samples: never in an agent's view.
-      hiddenPaths: [benchmark, runsRoot, demonstrations],
+      // The answers, earlier runs' final episodes (the runs folder, a baseline or resumed run kept elsewhere) and the
+      // scripts that solve samples: never in an agent's view.
+      hiddenPaths: [benchmark, runsRoot, demonstrations, ...[baseline, resume].filter((dir): dir is string => dir !== undefined && dir !== 'latest')],
       passEnv: [...new Set([...(typeof value.agent === 'object' ? value.agent.env ?? [] : []), ...(value.agentEnv ?? [])])],
     }, root),
     curves: only.curves ?? false,
-    baseline: only.baseline === undefined ? undefined : finishedRun(only.baseline, root),
+    baseline,
     report: only.report ?? true,
     scoringBackend: only.scoringBackend ?? DEFAULT_SCORING_BACKEND,
   }

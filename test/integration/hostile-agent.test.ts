@@ -24,12 +24,16 @@ const BLOCK = 'ikea-manualbook'
 const SAMPLE = 'Chair/logrelm'
 const OTHER_SAMPLE = 'Misc/grefodun'
 const CHILD_TIMEOUT_MS = 240_000
+/** Where the baseline run holds the sample's final episode (a stand-in: the canary's bytes). */
+const BASELINE_FINAL = `${BLOCK}/${SAMPLE.replace('/', '--')}/final.episode.zip`
 /** The marker of an evaluation.json body, whether or not the canary survived a transformation. */
 const GROUND_TRUTH_MARKER = 'gt_poses'
 
 interface Attack {
   /** The port of Vitest's API server, which the run serves the UI on (`--ui --api.port`). */
   uiPort: number
+  /** An earlier run the run compares with (AWB_BASELINE), kept in the project outside the runs folder: its final episodes solve samples. */
+  baselineDir: string
   canary: string
   packageDir: string
   runsDir: string
@@ -81,7 +85,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** The probes the page runs, given where things are (root-relative URLs only when the package is in the project). */
-function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath' | 'uiPort'>): { before: Probe[]; after: Probe[] } {
+function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath' | 'uiPort' | 'baselineDir'>): { before: Probe[]; after: Probe[] } {
   const inside = !relative(ROOT, attack.packageDir).startsWith('..')
   const rel = (path: string) => `/${relative(ROOT, path).split('\\').join('/')}`
   const evalRel = relative(attack.packageDir, attack.evaluationPath)
@@ -103,6 +107,9 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     ['demonstrations', `/@fs${ROOT}/fixtures/demonstrations/${BLOCK}/${SAMPLE.replace('/', '--')}.calls.jsonl`],
     ['generator', `/@fs${ROOT}/fixtures/generator/`],
     ['fixtures-root-relative', `/fixtures/demonstrations/${BLOCK}/${SAMPLE.replace('/', '--')}.calls.jsonl`],
+    ['baseline-final', `${rel(attack.baselineDir)}/${BASELINE_FINAL}`],
+    ['baseline-fs', `/@fs${attack.baselineDir}/${BASELINE_FINAL}`],
+    ['baseline-metrics', `${rel(attack.baselineDir)}/metrics.jsonl`],
   ]
   if (inside) {
     const pkg = rel(attack.packageDir)
@@ -316,6 +323,10 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   scratchDirs.push(projectScratch)
   await mkdir(projectScratch, { recursive: true })
   const plantedPath = join(projectScratch, 'planted.ts')
+  const baselineDir = join(projectScratch, 'baseline-run')
+  await mkdir(join(baselineDir, BASELINE_FINAL, '..'), { recursive: true })
+  await writeFile(join(baselineDir, BASELINE_FINAL), canary)
+  await writeFile(join(baselineDir, 'metrics.jsonl'), '')
   const victimPath = join(projectScratch, 'victim.txt')
   await writeFile(victimPath, 'keep me')
   const [uiPort] = await freePorts(1)
@@ -323,7 +334,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   const editorLog = join(scratch, 'editor-launched.txt')
   const editor = join(scratch, 'editor.sh')
   await writeFile(editor, `#!/bin/sh\necho "$@" >> '${editorLog}'\n`, { mode: 0o755 })
-  const result: Attack = { uiPort: uiPort!, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], hostActionsFromOutside: [], editorLog, realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
+  const result: Attack = { uiPort: uiPort!, baselineDir, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], hostActionsFromOutside: [], editorLog, realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
   const probes = pageProbes(result)
 
   // The page accomplice asks for its turn at setup and is answered when the agent hands it over; the agent waits
@@ -393,6 +404,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
         AWB_RUNS: runsDir,
         AWB_AGENT: AGENT,
         AWB_TIMEOUT_SECONDS: '120',
+        AWB_BASELINE: baselineDir,
         LAUNCH_EDITOR: editor,
         // Secrets of the user's environment: none may reach the page.
         OPENAI_API_KEY: `sk-${canary}`,

@@ -1,7 +1,10 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { expandProtectedDirs, fsDenyPatterns, isProtectedUrl, runProtectedDirs } from '../../../plugin/serve-guard.ts'
+import { earlierRunFolders, expandProtectedDirs, fsDenyPatterns, isProtectedUrl, runProtectedDirs } from '../../../plugin/serve-guard.ts'
 import { PACKAGE_ROOT } from '../../../src/shared/package-root.ts'
+import { writeRun } from '../../helpers/run-fixture.ts'
 
 const options = { root: '/repo', protectedDirs: ['/repo/fixtures', '/data/pkg', '/repo/runs'] }
 
@@ -56,6 +59,31 @@ describe('runProtectedDirs', () => {
     expect(dirs).toContain(join(PACKAGE_ROOT, 'dist', 'fixtures'))
     expect(dirs).toContain(join(PACKAGE_ROOT, 'fixtures'))
     expect(isProtectedUrl('/dist/fixtures/generator/index.js', { root: PACKAGE_ROOT, protectedDirs: expandProtectedDirs(dirs) })).toBe(true)
+  })
+
+  it('protects the earlier runs a run reads (a baseline or resumed run kept outside the runs folder), served or bundled', () => {
+    const dirs = expandProtectedDirs(runProtectedDirs({ ...settings, earlierRuns: ['/work/baselines/main'] }, '/data/pkg'))
+    expect(dirs).toContain('/work/baselines/main')
+    for (const url of ['/baselines/main/ikea-manualbook/x/final.episode.zip', '/@fs/work/baselines/main/metrics.jsonl', '/suites/..%2fbaselines/main/run.json']) {
+      expect(isProtectedUrl(url, { root: '/work', protectedDirs: dirs }), url).toBe(true)
+    }
+    expect(() => runProtectedDirs({ ...settings, agent: '/work/baselines/main/agent.ts', earlierRuns: ['/work/baselines/main'] }, '/data/pkg')).toThrow(/never served to the page/)
+  })
+
+  it('finds the earlier runs: the baseline, the resumed run and every run of its chain; `latest` is in the runs folder', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'awb-earlier-runs-'))
+    try {
+      const first = await writeRun({ dir: join(root, 'kept', 'first'), attempts: [{ block: 'b1', sampleId: 's1' }] })
+      const resumed = await writeRun({ dir: join(root, 'elsewhere', 'second'), sourceRun: first, attempts: [{ block: 'b1', sampleId: 's2' }] })
+      // A baseline may be an `awb eval` output: metrics.jsonl only, no run.json.
+      const baseline = join(root, 'baseline')
+      await mkdir(baseline)
+      await writeFile(join(baseline, 'metrics.jsonl'), '')
+      expect((await earlierRunFolders({ baseline, resume: resumed })).sort()).toEqual([baseline, first, resumed].sort())
+      expect(await earlierRunFolders({ baseline: undefined, resume: 'latest' })).toEqual([])
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
   })
 
   it('refuses a folder that holds the plugin itself, or an agent module in a protected folder', () => {
