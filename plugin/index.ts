@@ -19,6 +19,7 @@ import { assertKnownKeys, BUNDLED_BENCHMARK, isUnsandboxedRun, resolveOptions, t
 import { openPackageOnce } from './verify-progress.ts'
 import { PerTestRun, RunningTests } from './running-tests.ts'
 import { createServeGuard, earlierRunFolders, expandProtectedDirs, fsDenyPatterns, runProtectedDirs } from './serve-guard.ts'
+import { insideAnswersFolder } from '../src/shared/answer-folders.ts'
 import { refuseHostActions } from '../src/shared/host-actions.ts'
 import type { BlockContext } from './types.ts'
 import { missingVitestUiNotice } from './vitest-ui.ts'
@@ -229,7 +230,8 @@ export function assemblyWorld(options: AssemblyWorldOptions = {}): Plugin {
     },
     configResolved(config) {
       // Every Vite server of the run judges file paths in their canonical form too (`/./`, `x/../`, symlinks).
-      if (opened !== undefined) guardFsPathForms(config)
+      // And refuses whatever lies in a folder that holds answers: a run or report copied into the project.
+      if (opened !== undefined) guardFsPathForms(config, insideAnswersFolder)
     },
     configureServer(server) {
       // The package was opened (and verified) by config(); a failure there already stopped the run.

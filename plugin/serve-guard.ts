@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { realpathSync } from 'node:fs'
 import { join, posix, resolve } from 'node:path'
 import { runFoldersOf } from '../src/runs/index.ts'
+import { insideAnswersFolder } from '../src/shared/answer-folders.ts'
 import { BUNDLED_FIXTURES, BUNDLED_GENERATOR, PACKAGE_ROOT } from '../src/shared/package-root.ts'
 
 /** Vite's own default `server.fs.deny`: setting the option replaces it, so it is repeated here. */
@@ -57,6 +58,8 @@ export function isProtectedUrl(url: string, options: ServeGuardOptions): boolean
     for (const candidate of pathCandidates(text, options.root)) {
       const path = candidate.toLowerCase()
       if (dirs.some(dir => path === dir || path.startsWith(`${dir}/`))) return true
+      // A run or report folder wherever it was copied or published (src/shared/answer-folders.ts).
+      if (insideAnswersFolder(candidate)) return true
     }
   }
   return false

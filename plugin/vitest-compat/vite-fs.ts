@@ -20,17 +20,18 @@ interface FsConfig {
 }
 
 /**
- * Installs the canonical-path check on a resolved Vite config (call from `configResolved`). Throws when the config
- * has no deny matcher to wrap: a Vite without it would run the defence's absence silently.
+ * Installs the canonical-path check on a resolved Vite config (call from `configResolved`), and `alsoDenied`, judged
+ * on the normalised path (the caller's own rule). Throws when the config has no deny matcher to wrap: a Vite without
+ * it would run the defence's absence silently.
  */
-export function guardFsPathForms(config: FsConfig): void {
+export function guardFsPathForms(config: FsConfig, alsoDenied: DenyMatcher = () => false): void {
   const original: unknown = Reflect.get(config, 'fsDenyGlob')
   if (typeof original !== 'function') {
     throw new VitestCompatError('VITEST_DEFENCE_NOT_APPLIED', 'assembly-world-bench: the integrity defence "canonical paths in Vite\'s file checks" cannot be applied: this Vite\'s resolved config has no fsDenyGlob to wrap. Install vite@^8 (the version the plugin is tested with). The run stops before its first sample.')
   }
   if (Reflect.get(original, GUARDED) === true) return
   const deny = original as DenyMatcher
-  const guarded: DenyMatcher = path => deny(path) || deniesCanonicalForm(path, deny, config.server.fs.allow)
+  const guarded: DenyMatcher = path => deny(path) || deniesCanonicalForm(path, deny, config.server.fs.allow) || alsoDenied(posix.normalize(path))
   Reflect.set(guarded, GUARDED, true)
   Reflect.set(config, 'fsDenyGlob', guarded)
 }

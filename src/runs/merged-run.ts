@@ -3,6 +3,7 @@
 // record and scores nothing: readers follow `merge.shards` to the shard runs beside it (run-chain.ts).
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { markAnswersFolder } from '../shared/answer-folders.ts'
 import { writeFileAtomic } from '../shared/atomic-write.ts'
 import { compareCodePoints } from '../shared/code-points.ts'
 import { RunError } from './errors.ts'
@@ -107,6 +108,7 @@ export class MergedRunWriter {
     const dir = resolve(options.runsRoot, `${newRunId(at)}${MERGED_RUN_SUFFIX}`)
     await mkdir(resolve(options.runsRoot), { recursive: true })
     await mkdir(dir) // not recursive: an existing run directory is never reused
+    await markAnswersFolder(dir)
     const writer = new MergedRunWriter(dir, json, now)
     await writer.write()
     return writer

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { appendFile, mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { markAnswersFolder } from '../shared/answer-folders.ts'
 import { writeFileAtomic } from '../shared/atomic-write.ts'
 import { currentProcess } from './run-process.ts'
 import { RunError } from './errors.ts'
@@ -82,6 +83,7 @@ export class RunWriter {
     const dir = resolve(options.runsRoot, newRunId(started))
     await mkdir(resolve(options.runsRoot), { recursive: true })
     await mkdir(dir) // not recursive: an existing run directory is never reused
+    await markAnswersFolder(dir)
     const json = {
       version: RUN_VERSION,
       kind: RUN_KIND,

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePorts } from '../../plugin/free-ports.ts'
+import { markAnswersFolder } from '../../src/shared/answer-folders.ts'
 import { CONSOLE_MARKER, type Probe, type ProbeOutcome } from './hostile/hostile-agent.ts'
 import { vitestCli } from '../helpers/vitest-cli.ts'
 
@@ -34,6 +35,9 @@ interface Attack {
   uiPort: number
   /** An earlier run the run compares with (AWB_BASELINE), kept in the project outside the runs folder: its final episodes solve samples. */
   baselineDir: string
+  /** Answers the run knows nothing of, in the project: a run copied from a CI artifact, a report published from docs/. */
+  copiedRunDir: string
+  publishedReportDir: string
   canary: string
   packageDir: string
   runsDir: string
@@ -85,7 +89,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** The probes the page runs, given where things are (root-relative URLs only when the package is in the project). */
-function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath' | 'uiPort' | 'baselineDir'>): { before: Probe[]; after: Probe[] } {
+function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath' | 'victimPath' | 'evaluationPath' | 'uiPort' | 'baselineDir' | 'copiedRunDir' | 'publishedReportDir'>): { before: Probe[]; after: Probe[] } {
   const inside = !relative(ROOT, attack.packageDir).startsWith('..')
   const rel = (path: string) => `/${relative(ROOT, path).split('\\').join('/')}`
   const evalRel = relative(attack.packageDir, attack.evaluationPath)
@@ -110,6 +114,10 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     ['baseline-final', `${rel(attack.baselineDir)}/${BASELINE_FINAL}`],
     ['baseline-fs', `/@fs${attack.baselineDir}/${BASELINE_FINAL}`],
     ['baseline-metrics', `${rel(attack.baselineDir)}/metrics.jsonl`],
+    ['copied-run-final', `${rel(attack.copiedRunDir)}/${BASELINE_FINAL}`],
+    ['copied-run-fs', `/@fs${attack.copiedRunDir}/${BASELINE_FINAL}`],
+    ['published-report', `${rel(attack.publishedReportDir)}/index.html`],
+    ['published-report-fs', `/@fs${attack.publishedReportDir}/index.html?raw`],
   ]
   if (inside) {
     const pkg = rel(attack.packageDir)
@@ -143,6 +151,9 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     ...rpcPathForms(attack).map(([id, path]) => ({ id: `vitest-rpc:readSnapshotFileData-${id}`, kind: 'rpc' as const, method: 'readSnapshotFileData', args: [path] })),
     // Vitest 5's benchmark-result reader returns any JSON file it may load, parsed (4.1 has none).
     ...[['plain', attack.evaluationPath] as [string, string], ...rpcPathForms(attack)].map(([id, path]) => ({ id: `vitest-rpc:readBenchmarkResult-${id}`, kind: 'rpc' as const, method: 'readBenchmarkResult', args: [path] })),
+    // Below the URL layer too: the answers a run knows nothing of, through Vite's file checks.
+    { id: 'vitest-rpc:readSnapshotFile-copied-run', kind: 'rpc', method: 'readSnapshotFile', args: [join(attack.copiedRunDir, BASELINE_FINAL)] },
+    { id: 'vitest-rpc:readSnapshotFile-published-report', kind: 'rpc', method: 'readSnapshotFile', args: [join(attack.publishedReportDir, 'index.html')] },
     { id: 'vitest-rpc:saveSnapshotFile', kind: 'rpc', method: 'saveSnapshotFile', args: [attack.plantedPath, 'export const planted = true\n'] },
     { id: 'vitest-rpc:removeSnapshotFile', kind: 'rpc', method: 'removeSnapshotFile', args: [attack.victimPath] },
     // Our commands: another block, another sample, this sample again, paths for names, services of other agents.
@@ -327,6 +338,17 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   await mkdir(join(baselineDir, BASELINE_FINAL, '..'), { recursive: true })
   await writeFile(join(baselineDir, BASELINE_FINAL), canary)
   await writeFile(join(baselineDir, 'metrics.jsonl'), '')
+  // A run of an earlier version (run.json beside seals.jsonl, no mark) copied into the project, and a report with the
+  // answers mark published from a docs folder: the run knows neither.
+  const copiedRunDir = join(projectScratch, 'artifacts', 'copied-run')
+  await mkdir(join(copiedRunDir, BASELINE_FINAL, '..'), { recursive: true })
+  await writeFile(join(copiedRunDir, BASELINE_FINAL), canary)
+  await writeFile(join(copiedRunDir, 'run.json'), '{}')
+  await writeFile(join(copiedRunDir, 'seals.jsonl'), '')
+  const publishedReportDir = join(projectScratch, 'docs', 'report')
+  await mkdir(publishedReportDir, { recursive: true })
+  await writeFile(join(publishedReportDir, 'index.html'), `<!doctype html><script id="awb-data" type="application/json">"${canary}"</script>`)
+  await markAnswersFolder(publishedReportDir)
   const victimPath = join(projectScratch, 'victim.txt')
   await writeFile(victimPath, 'keep me')
   const [uiPort] = await freePorts(1)
@@ -334,7 +356,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   const editorLog = join(scratch, 'editor-launched.txt')
   const editor = join(scratch, 'editor.sh')
   await writeFile(editor, `#!/bin/sh\necho "$@" >> '${editorLog}'\n`, { mode: 0o755 })
-  const result: Attack = { uiPort: uiPort!, baselineDir, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], hostActionsFromOutside: [], editorLog, realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
+  const result: Attack = { uiPort: uiPort!, baselineDir, copiedRunDir, publishedReportDir, canary, packageDir, runsDir, scratch, plantedPath, victimPath, evaluationPath, evaluationHash, origin: undefined, realmAncestors: [], fromOutside: [], hostActionsFromOutside: [], editorLog, realm: [], before: [], after: [], received: [], exitCode: null, output: '' }
   const probes = pageProbes(result)
 
   // The page accomplice asks for its turn at setup and is answered when the agent hands it over; the agent waits
@@ -548,6 +570,7 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
 
   it('cannot read through Vitest\'s RPC (server.fs.deny), nor write or delete through it (browser.api.allowWrite)', () => {
     expect(outcome(result.before, 'vitest-rpc:readSnapshotFile').error).toMatch(/Access denied/)
+    for (const id of ['copied-run', 'published-report']) expect(outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`).error, id).toMatch(/Access denied/)
     for (const [id] of rpcPathForms(result)) {
       const read = outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`)
       expect(read.error, `readSnapshotFile ${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)

@@ -1,6 +1,7 @@
 // The HTML report of an awb-mini run, opened from disk in headless Chromium (Playwright): the 3D replay draws
 // non-blank frames at the first and last step, stepping moves parts, no console errors, no request leaves the
 // report folder. The run: two samples replayed from their demonstrations, scored by `awb eval`'s code path.
+import { existsSync } from 'node:fs'
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { decodeEpisode, encodeEpisode } from '../../src/episode/index.ts'
 import { createScorer, evaluateRuns, type SampleScorer } from '../../src/evaluate/index.ts'
 import { findSample, openPackage, readEpisode } from '../../src/package/index.ts'
 import { buildReport } from '../../src/report/html/index.ts'
+import { ANSWERS_MARKER, insideAnswersFolder } from '../../src/shared/answer-folders.ts'
 import { CHROMIUM_ARGS, findChromium } from '../../src/shared/chromium.ts'
 import { loadMujoco, WorldRuntime } from '../../src/world/index.ts'
 import { runCli } from '../helpers/run-cli.ts'
@@ -126,6 +128,11 @@ describe('awb report (HTML)', () => {
     expect(requests.some(request => request.includes('/assets/'))).toBe(true)
     expect(problems).toEqual([])
     await page.close()
+  })
+
+  it('marks its folder as holding answers (it shows every sample\'s ground truth): no agent of a later run reads it, wherever it is published', () => {
+    expect(insideAnswersFolder(reportPath)).toBe(true)
+    expect(existsSync(join(work, 'report', ANSWERS_MARKER))).toBe(true)
   })
 
   it('lists the samples worst first and sorts by a clicked column', async () => {

@@ -5,6 +5,7 @@
 // by inode where it is hard-linked; the name `evaluation.json` anywhere is refused as the serve guard refuses it.
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { ANSWERS_MARKER, insideAnswersFolder } from '../../shared/answer-folders.ts'
 
 /** The file name that is ground truth wherever it sits (as the serve guard: plugin/serve-guard.ts). */
 const GROUND_TRUTH_NAME = 'evaluation.json'
@@ -46,6 +47,7 @@ export function createBundleReadGuard(protectedDirs: readonly string[]): BundleR
       const real = realOrUndefined(path)
       for (const form of [path, real]) {
         if (form !== undefined && inProtectedDir(form)) return `${path}${form === path ? '' : ` (${form})`} lies in a protected folder`
+        if (form !== undefined && insideAnswersFolder(form)) return `${path}${form === path ? '' : ` (${form})`} lies in a folder that holds answers (a run or report, marked ${ANSWERS_MARKER})`
       }
       if (real !== undefined && basename(real).toLowerCase() === GROUND_TRUTH_NAME) return `${path} is a link to ground truth (${real})`
       const stats = statOrUndefined(path)

@@ -10,6 +10,7 @@ import { computeRunCurves, isFailedCurve, recordedPackageDir, type CurvesProgres
 import { findSample, loadEvaluation, openPackage, readPage, type BenchmarkPackage } from '../../package/index.ts'
 import { readRun, selectAttempts, type SelectedAttempt } from '../../runs/index.ts'
 import { summarize } from '../../scoring/index.ts'
+import { markAnswersFolder } from '../../shared/answer-folders.ts'
 import { writeFileAtomic } from '../../shared/atomic-write.ts'
 import { systemErrorCode } from '../../shared/fs-errors.ts'
 import { sampleKey } from '../../shared/sample-key.ts'
@@ -183,6 +184,8 @@ async function prepareOutDir(out: string): Promise<void> {
   if (previous !== undefined && !previous.includes('id="awb-data"')) throw new ReportError('REPORT_INPUT_INVALID', 'the output folder holds an index.html that is not an AssemblyWorldBench report; choose another --out', { file: out })
   await rm(join(out, ASSETS), { recursive: true, force: true })
   await mkdir(join(out, ASSETS), { recursive: true })
+  // The report shows every sample's ground truth: no agent of a later run may read it, wherever it is published.
+  await markAnswersFolder(out)
 }
 
 /** The curves a page is written with, and what a sample they lack says. */

@@ -9,6 +9,7 @@ import { AgentRealmError } from '../../../src/agents/realm/index.ts'
 import { agentFor, type AgentOptions } from '../../../src/harness/node/agent-spec.ts'
 import { createAgentRealmBundler } from '../../../src/harness/node/index.ts'
 import type { PackageSample } from '../../../src/package/index.ts'
+import { ANSWERS_MARKER } from '../../../src/shared/answer-folders.ts'
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..')
 const sample = { block: 'b', id: 's', slug: 's' } as PackageSample
@@ -80,6 +81,10 @@ describe('a page agent module that reaches for the answers at bundle time', () =
     await symlink(join(ROOT, 'fixtures', 'awb-mini'), join(dir, 'package-link'))
     await symlink(join(ROOT, 'fixtures', 'demonstrations'), join(dir, 'demonstrations-link'))
     await symlink(evaluation, join(dir, 'notes.txt'))
+    // A run copied into the project (a CI artifact, say), outside every folder the run knows: marked as it was written.
+    await mkdir(join(dir, 'copied-run', 'partnet-none'), { recursive: true })
+    await writeFile(join(dir, 'copied-run', ANSWERS_MARKER), '')
+    await writeFile(join(dir, 'copied-run', 'partnet-none', 'final.json'), '{"secret":"awb-copied-run-answer"}')
     await writeFile(join(dir, 'style.css'), `a { background: url(${JSON.stringify(evaluation)}) }`)
     await writeFile(join(dir, 'helper.ts'), `import gt from ${JSON.stringify(`${evaluation}?raw`)}\nexport const answer = gt\n`)
     // A worker is bundled apart from the module, with Vite's `worker.plugins`: the guard must run there too.
@@ -103,6 +108,7 @@ describe('a page agent module that reaches for the answers at bundle time', () =
     ['a demonstration (a solution by another name)', p => `import calls from ${JSON.stringify(`${p.demonstration}?raw`)}\nexport const v = calls`],
     ['a demonstration through a symlinked folder', () => `import calls from './demonstrations-link/partnet-none/44266.calls.jsonl?raw'\nexport const v = calls`],
     ['a hard link to a protected file', () => `import text from './innocent.txt?raw'\nexport const v = text`],
+    ['a file in a folder marked as holding answers (a copied run)', () => `import text from './copied-run/partnet-none/final.json?raw'\nexport const v = text`],
     ['new URL(absolute, import.meta.url)', p => `export const v = new URL(${JSON.stringify(p.evaluation)}, import.meta.url).href`],
     ['new URL(relative, import.meta.url)', p => `export const v = new URL(${JSON.stringify(p.relativeEvaluation)}, import.meta.url).href`],
     ['new URL(template, import.meta.url)', () => 'const name = "44266.calls.jsonl"\nexport const v = new URL(`./demonstrations-link/partnet-none/${name}`, import.meta.url).href'],
@@ -128,7 +134,7 @@ describe('a page agent module that reaches for the answers at bundle time', () =
     // A style sheet is refused whole: Vite's CSS plugin reads its url()s and @imports itself, outside the module graph.
     expect((error as Error).message).toMatch(/reads .*no page may read: .*; page agents cannot bundle the benchmark package|style sheet .*has no document to style/)
     // The refusal names the file, never its content.
-    expect((error as Error).message).not.toMatch(/gt_poses|awb-hard-linked-answer|"tool_call"/)
+    expect((error as Error).message).not.toMatch(/gt_poses|awb-hard-linked-answer|awb-copied-run-answer|"tool_call"/)
   })
 
   it('reaches the sample as a load failure of the module, and still bundles what the module may read', async () => {
