@@ -1,8 +1,9 @@
-// Node only: folders that hold answers wherever they end up. A run folder holds final episodes (they solve samples)
-// and an HTML report holds the ground truth of every sample it shows; both get copied and moved (a CI artifact
-// downloaded into the project, a report published from `docs/`), out of the folders a run knows to protect. So each is
-// marked where it is written, and every reader of a run (the serve guard, Vite's file checks, the agent bundler)
-// refuses anything inside a marked folder, wherever it lies.
+// Node only: folders that hold answers wherever they end up. A run folder holds final episodes (they solve samples),
+// an HTML report the ground truth of every sample it shows, a demonstrations folder the scripts that solve them; they
+// get copied, moved and generated (a CI artifact downloaded into the project, a report published from `docs/`,
+// `awb fixtures --out` inside a project), out of the folders a run knows to protect. So each is marked where it is
+// written, and every reader of a run (the serve guard, Vite's file checks, the agent bundler) refuses anything inside
+// a marked folder, wherever it lies.
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
@@ -10,7 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 /** The mark: a plain file (no leading dot: CI artifact uploads drop hidden files). */
 export const ANSWERS_MARKER = 'AWB-ANSWERS.txt'
 
-const MARKER_TEXT = 'This folder holds answers of the assembly benchmark: final episodes (they solve samples) or ground truth.\n' +
+const MARKER_TEXT = 'This folder holds answers of the assembly benchmark: final episodes or scripts that solve samples, or ground truth.\n' +
   'assembly-world-bench keeps every folder with this file out of its agents\' reach: no page or agent bundle of a run reads it.\n' +
   'Keep the file with the folder when you copy or move it.\n'
 

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isProtectedUrl } from '../../../plugin/serve-guard.ts'
+import { writeDemonstrations } from '../../../fixtures/generator/write-package.ts'
 import { RunWriter } from '../../../src/runs/index.ts'
 import { ANSWERS_MARKER, insideAnswersFolder, isAnswersFolder, markAnswersFolder } from '../../../src/shared/answer-folders.ts'
+import { BUNDLED_DEMONSTRATIONS } from '../../../src/shared/package-root.ts'
 
 let root = ''
 beforeAll(async () => {
@@ -48,6 +50,13 @@ describe('answer folders', () => {
       expect(isProtectedUrl(url, options), url).toBe(true)
     }
     expect(isProtectedUrl('/src/page.ts', options)).toBe(false)
+  })
+
+  it('demonstrations are marked where the generator writes them (they solve their samples), and the bundled ones are', async () => {
+    const demonstrations = join(root, 'project', 'data', 'demonstrations')
+    await writeDemonstrations(demonstrations, new Map([['ikea-manualbook/Chair--x.calls.jsonl', new TextEncoder().encode('{}\n')]]))
+    expect(insideAnswersFolder(join(demonstrations, 'ikea-manualbook', 'Chair--x.calls.jsonl'))).toBe(true)
+    expect(isAnswersFolder(BUNDLED_DEMONSTRATIONS)).toBe(true)
   })
 
   it('every run folder is marked when it is created', async () => {
