@@ -4,9 +4,9 @@
 // `awb fixtures --out` inside a project), out of the folders a run knows to protect. So each is marked where it is
 // written, and every reader of a run (the serve guard, Vite's file checks, the agent bundler) refuses anything inside
 // a marked folder, wherever it lies.
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 
 /** The mark: a plain file (no leading dot: CI artifact uploads drop hidden files). */
 export const ANSWERS_MARKER = 'AWB-ANSWERS.txt'
@@ -45,13 +45,48 @@ function cachedIsAnswersFolder(dir: string): boolean {
   return marked
 }
 
-/** Whether `path` (absolute, a file or folder, existing or not) is a marked folder or lies inside one. */
+/**
+ * Whether `path` (absolute, a file or folder, existing or not) is a marked folder or lies inside one, as written and
+ * through its symlinks (a link in the project into a copied run names no marked folder on its way).
+ */
 export function insideAnswersFolder(path: string): boolean {
-  let dir = resolve(path)
+  const written = resolve(path)
+  if (chainIsMarked(written)) return true
+  const real = realPathOf(written)
+  return real !== written && chainIsMarked(real)
+}
+
+function chainIsMarked(path: string): boolean {
+  let dir = path
   for (;;) {
     if (cachedIsAnswersFolder(dir)) return true
     const parent = dirname(dir)
     if (parent === dir) return false
     dir = parent
+  }
+}
+
+/** What realPathOf found, and when: links change rarely, module requests come by the hundred (same time as a no). */
+const realPaths = new Map<string, { real: string; at: number }>()
+
+/** `path` through its symlinks: its own real path, or its nearest existing ancestor's with the rest appended. */
+function realPathOf(path: string): string {
+  const known = realPaths.get(path)
+  if (known !== undefined && Date.now() - known.at < NO_CACHE_MS) return known.real
+  const real = uncachedRealPathOf(path)
+  realPaths.set(path, { real, at: Date.now() })
+  return real
+}
+
+function uncachedRealPathOf(path: string): string {
+  let existing = path
+  for (;;) {
+    try {
+      return join(realpathSync.native(existing), relative(existing, path))
+    } catch {
+      const parent = dirname(existing)
+      if (parent === existing) return path
+      existing = parent
+    }
   }
 }

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { createHash, randomUUID } from 'node:crypto'
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
@@ -118,6 +118,10 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     ['copied-run-fs', `/@fs${attack.copiedRunDir}/${BASELINE_FINAL}`],
     ['published-report', `${rel(attack.publishedReportDir)}/index.html`],
     ['published-report-fs', `/@fs${attack.publishedReportDir}/index.html?raw`],
+    // A link in the project into a copied run (`latest-block -> artifacts/copied-run/<block>`): no folder on the
+    // path as written carries the mark, the folder it leads into does.
+    ['linked-run', `${rel(join(attack.copiedRunDir, '..', '..', 'latest-block'))}/${BASELINE_FINAL.slice(BLOCK.length + 1)}`],
+    ['linked-run-fs', `/@fs${join(attack.copiedRunDir, '..', '..', 'latest-block')}/${BASELINE_FINAL.slice(BLOCK.length + 1)}`],
   ]
   if (inside) {
     const pkg = rel(attack.packageDir)
@@ -154,6 +158,7 @@ function pageProbes(attack: Pick<Attack, 'packageDir' | 'runsDir' | 'plantedPath
     // Below the URL layer too: the answers a run knows nothing of, through Vite's file checks.
     { id: 'vitest-rpc:readSnapshotFile-copied-run', kind: 'rpc', method: 'readSnapshotFile', args: [join(attack.copiedRunDir, BASELINE_FINAL)] },
     { id: 'vitest-rpc:readSnapshotFile-published-report', kind: 'rpc', method: 'readSnapshotFile', args: [join(attack.publishedReportDir, 'index.html')] },
+    { id: 'vitest-rpc:readSnapshotFile-linked-run', kind: 'rpc', method: 'readSnapshotFile', args: [join(attack.copiedRunDir, '..', '..', 'latest-block', BASELINE_FINAL.slice(BLOCK.length + 1))] },
     { id: 'vitest-rpc:saveSnapshotFile', kind: 'rpc', method: 'saveSnapshotFile', args: [attack.plantedPath, 'export const planted = true\n'] },
     { id: 'vitest-rpc:removeSnapshotFile', kind: 'rpc', method: 'removeSnapshotFile', args: [attack.victimPath] },
     // Our commands: another block, another sample, this sample again, paths for names, services of other agents.
@@ -345,6 +350,7 @@ async function attack(where: 'inside' | 'outside'): Promise<Attack> {
   await writeFile(join(copiedRunDir, BASELINE_FINAL), canary)
   await writeFile(join(copiedRunDir, 'run.json'), '{}')
   await writeFile(join(copiedRunDir, 'seals.jsonl'), '')
+  await symlink(join(copiedRunDir, BLOCK), join(projectScratch, 'latest-block'))
   const publishedReportDir = join(projectScratch, 'docs', 'report')
   await mkdir(publishedReportDir, { recursive: true })
   await writeFile(join(publishedReportDir, 'index.html'), `<!doctype html><script id="awb-data" type="application/json">"${canary}"</script>`)
@@ -570,7 +576,7 @@ describe.each(['inside', 'outside'] as const)('a hostile page agent in a real ru
 
   it('cannot read through Vitest\'s RPC (server.fs.deny), nor write or delete through it (browser.api.allowWrite)', () => {
     expect(outcome(result.before, 'vitest-rpc:readSnapshotFile').error).toMatch(/Access denied/)
-    for (const id of ['copied-run', 'published-report']) expect(outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`).error, id).toMatch(/Access denied/)
+    for (const id of ['copied-run', 'published-report', 'linked-run']) expect(outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`).error, id).toMatch(/Access denied/)
     for (const [id] of rpcPathForms(result)) {
       const read = outcome(result.before, `vitest-rpc:readSnapshotFile-${id}`)
       expect(read.error, `readSnapshotFile ${id} → ${JSON.stringify(read.value)?.slice(0, 120)}`).toMatch(/Access denied/)

@@ -1,6 +1,6 @@
 // Folders that hold answers (src/shared/answer-folders.ts): marked where they are written, recognised wherever they
 // are copied, and refused by the serve guard for every path inside them; runs and reports carry the mark.
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -39,6 +39,16 @@ describe('answer folders', () => {
     await writeFile(join(run, 'seals.jsonl'), '')
     // isAnswersFolder asks the file system each time (insideAnswersFolder remembers a no for two seconds).
     expect(isAnswersFolder(run)).toBe(true)
+  })
+
+  it('a path through a symlink into a marked folder is inside it too', async () => {
+    const run = join(root, 'linked', 'copied-run')
+    await mkdir(join(run, 'ikea'), { recursive: true })
+    await markAnswersFolder(run)
+    await symlink(join(run, 'ikea'), join(root, 'linked', 'latest-block'))
+    expect(insideAnswersFolder(join(root, 'linked', 'latest-block', 'final.episode.zip'))).toBe(true)
+    expect(insideAnswersFolder(join(root, 'linked', 'latest-block', 'not', 'there.json'))).toBe(true)
+    expect(insideAnswersFolder(join(root, 'linked', 'other.json'))).toBe(false)
   })
 
   it('the serve guard refuses every URL form of a file in a marked folder, outside every protected folder', async () => {
