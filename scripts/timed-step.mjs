@@ -26,6 +26,8 @@ export function runTimedStep(command, args, { spawnOptions = {}, log, stop, grac
     let survey
     const seen = new Set()
     const look = () => {
+      // The tree is read only while the step lives: once it has exited, its PID may be another process's.
+      if (child.exitCode !== null || child.signalCode !== null) return
       for (const pid of descendantsOf(child.pid)) seen.add(pid)
     }
     const killAll = () => {
